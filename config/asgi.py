@@ -1,0 +1,13 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels."""
+
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from django.core.asgi import get_asgi_application
+
+django_asgi_app = get_asgi_application()
+
+from config.routing import build_application  # noqa: E402
+
+application = build_application(django_asgi_app)

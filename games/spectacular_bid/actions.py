@@ -1,0 +1,137 @@
+"""Action codes: small integers inside the engine, record-shaped dicts at the edges.
+
+A placement is ``tile << 8 | target << 3 | port``; the opening tile uses itself as
+target and the port OPEN. Other actions have fixed codes; a bid is BID + amount.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from games.dominoes.board import PORT_BY_NAME, PORT_NAMES
+from games.dominoes.tiles import TileError, tile_from_name, tile_name
+
+OPEN = 7  # pseudo-port of the opening tile
+
+DRAW = 8192
+PASS = 8193
+CONTINUE = 8194
+REVEAL = 8195
+ACCEPT = 8196
+DECLINE = 8197
+RESIGN = 8198
+ABORT = 8199
+BID = 16384  # BID + amount
+# Events no player sends; they appear in the engine's steps only.
+HAND_START = 32768
+FLAG = 32769
+ANNUL = 32770
+
+SIMPLE_TYPES: dict[str, int] = {
+    "draw": DRAW,
+    "pass": PASS,
+    "continue": CONTINUE,
+    "reveal": REVEAL,
+    "accept": ACCEPT,
+    "decline": DECLINE,
+    "resign": RESIGN,
+    "abort": ABORT,
+}
+SIMPLE_NAMES: dict[int, str] = {code: name for name, code in SIMPLE_TYPES.items()}
+ACTION_TYPES = frozenset({"play", "bid", *SIMPLE_TYPES})
+
+
+class ActionFormatError(ValueError):
+    """An action that is not well formed (as opposed to well formed but illegal)."""
+
+
+def play_code(tile: int, target: int, port: int) -> int:
+    return tile << 8 | target << 3 | port
+
+
+def opening_code(tile: int) -> int:
+    return tile << 8 | tile << 3 | OPEN
+
+
+def is_play(code: int) -> bool:
+    return code < DRAW
+
+
+def play_parts(code: int) -> tuple[int, int, int]:
+    """(tile, target, port) of a placement code."""
+    return code >> 8, code >> 3 & 31, code & 7
+
+
+def is_bid(code: int) -> bool:
+    return BID <= code < HAND_START
+
+
+def action_type(code: int) -> str:
+    if code < DRAW:
+        return "play"
+    if BID <= code < HAND_START:
+        return "bid"
+    return SIMPLE_NAMES.get(code, "event")
+
+
+def action_fields(code: int) -> dict[str, Any]:
+    """The action's own record fields (type, tile, target, port, amount), no seat."""
+    if code < DRAW:
+        tile, target, port = play_parts(code)
+        fields: dict[str, Any] = {"type": "play", "tile": tile_name(tile)}
+        if port != OPEN:
+            fields["target"] = tile_name(target)
+            fields["port"] = PORT_NAMES[port]
+        return fields
+    if BID <= code < HAND_START:
+        return {"type": "bid", "amount": code - BID}
+    return {"type": action_type(code)}
+
+
+def action_to_dict(seat: int | None, code: int) -> dict[str, Any]:
+    return {"seat": seat, **action_fields(code)}
+
+
+def action_from_dict(data: Any) -> tuple[int, int]:
+    """A record-shaped action -> (seat, code). Raises ActionFormatError."""
+    if not isinstance(data, dict):
+        raise ActionFormatError("an action must be an object")
+    seat = data.get("seat")
+    if isinstance(seat, bool) or seat not in (0, 1):
+        raise ActionFormatError(f"seat must be 0 or 1, got {seat!r}")
+    kind = data.get("type")
+    if kind not in ACTION_TYPES:
+        raise ActionFormatError(f"unknown action type {kind!r}")
+    assert isinstance(kind, str)
+    if kind == "bid":
+        amount = data.get("amount")
+        whole = (
+            isinstance(amount, (int, float))
+            and not isinstance(amount, bool)
+            and math.isfinite(amount)
+        )
+        if not whole or amount != int(amount):
+            raise ActionFormatError(f"bid amount must be a whole number, got {amount!r}")
+        if not 0 <= amount < HAND_START - BID:
+            raise ActionFormatError(f"bid amount out of range: {amount!r}")
+        return seat, BID + int(amount)
+    if kind != "play":
+        return seat, SIMPLE_TYPES[kind]
+    try:
+        tile = tile_from_name(data.get("tile"))
+    except TileError as exc:
+        raise ActionFormatError(str(exc)) from None
+    target_name, port_name = data.get("target"), data.get("port")
+    if target_name is None and port_name is None:
+        return seat, opening_code(tile)
+    if target_name is None or port_name is None:
+        raise ActionFormatError("a placement names both target and port, or neither")
+    try:
+        target = tile_from_name(target_name)
+    except TileError as exc:
+        raise ActionFormatError(str(exc)) from None
+    port = PORT_BY_NAME.get(port_name) if isinstance(port_name, str) else None
+    if port is None:
+        raise ActionFormatError(f"unknown port {port_name!r}")
+    return seat, play_code(tile, target, port)

@@ -1,0 +1,176 @@
+"""The ``spectacular-bid/1`` match record (``shared/spec/match-record.md``): read and write.
+
+Reading checks the form only (format, tiles, deals, action shapes, times); whether
+each action is legal is the replay's business.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.dominoes.tiles import TileError, tile_from_name, tile_name
+
+from .actions import ActionFormatError, action_fields, action_from_dict
+from .rules import US, Rules, RulesError
+from .state import Deal, DealError
+
+FORMAT = "spectacular-bid/1"
+
+
+class RecordError(ValueError):
+    """A malformed record; the message is one line for the user."""
+
+
+@dataclass(slots=True)
+class RecordAction:
+    seat: int
+    code: int
+    t_us: int
+
+
+@dataclass(slots=True)
+class RecordHand:
+    deal: Deal
+    actions: list[RecordAction] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Record:
+    players: list[str]
+    rules: Rules
+    hands: list[RecordHand]
+
+
+def seconds_to_us(t: float) -> int:
+    return round(t * US)
+
+
+def us_to_seconds(us: int) -> float:
+    return us / US
+
+
+def loads(text: str | bytes) -> Record:
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RecordError(f"not JSON: {exc}") from None
+    return parse(data)
+
+
+def parse(data: Any) -> Record:
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"unknown format {data.get('format')!r} (expected {FORMAT!r})")
+    players = data.get("players", ["seat 0", "seat 1"])
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError("players must be a list of two names")
+    try:
+        rules = Rules.from_dict(data.get("rules"))
+    except RulesError as exc:
+        raise RecordError(str(exc)) from None
+    hands_data = data.get("hands")
+    if not isinstance(hands_data, list):
+        raise RecordError("hands must be a list")
+    hands: list[RecordHand] = []
+    last_us = 0
+    for h, hand_data in enumerate(hands_data):
+        hand, last_us = _parse_hand(h, hand_data, last_us)
+        hands.append(hand)
+    return Record(players=list(players), rules=rules, hands=hands)
+
+
+def _parse_tiles(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise RecordError(f"{where} must be a list of tiles")
+    try:
+        return [tile_from_name(name) for name in value]
+    except TileError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def _parse_hand(h: int, data: Any, last_us: int) -> tuple[RecordHand, int]:
+    if not isinstance(data, dict):
+        raise RecordError(f"hand {h} must be an object")
+    deal_data = data.get("deal")
+    if not isinstance(deal_data, dict):
+        raise RecordError(f"hand {h} has no deal")
+    hands_data = deal_data.get("hands")
+    if not isinstance(hands_data, list) or len(hands_data) != 2:
+        raise RecordError(f"hand {h}: deal.hands must hold two hands")
+    hands = (
+        _parse_tiles(hands_data[0], f"hand {h} deal.hands[0]"),
+        _parse_tiles(hands_data[1], f"hand {h} deal.hands[1]"),
+    )
+    boneyard = _parse_tiles(deal_data.get("boneyard"), f"hand {h} deal.boneyard")
+    try:
+        deal = Deal.checked(hands, boneyard)
+    except DealError as exc:
+        raise RecordError(f"hand {h}: {exc}") from None
+    actions_data = data.get("actions", [])
+    if not isinstance(actions_data, list):
+        raise RecordError(f"hand {h}: actions must be a list")
+    actions: list[RecordAction] = []
+    for i, action_data in enumerate(actions_data):
+        try:
+            seat, code = action_from_dict(action_data)
+        except ActionFormatError as exc:
+            raise RecordError(f"hand {h} action {i}: {exc}") from None
+        t = action_data.get("t")
+        if t is None:
+            t_us = last_us
+        else:
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+                raise RecordError(f"hand {h} action {i}: t must be a number of seconds")
+            t_us = seconds_to_us(t)
+            if t_us < 0:
+                raise RecordError(f"hand {h} action {i}: t must not be negative")
+            if t_us < last_us:
+                raise RecordError(f"hand {h} action {i}: t goes back in time")
+        last_us = t_us
+        actions.append(RecordAction(seat, code, t_us))
+    return RecordHand(deal, actions), last_us
+
+
+def deal_to_dict(deal: Deal) -> dict[str, Any]:
+    return {
+        "hands": [[tile_name(t) for t in deal.hands[0]], [tile_name(t) for t in deal.hands[1]]],
+        "boneyard": [tile_name(t) for t in deal.boneyard],
+    }
+
+
+def deal_from_dict(data: Any) -> Deal:
+    """A ``deal`` object -> Deal (RecordError when malformed)."""
+    hand, _ = _parse_hand(0, {"deal": data, "actions": []}, 0)
+    return hand.deal
+
+
+def action_record(seat: int, code: int, t_us: int | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"seat": seat, **action_fields(code)}
+    if t_us is not None:
+        entry["t"] = us_to_seconds(t_us)
+    return entry
+
+
+def export(players: Sequence[str], rules: Rules, hands: Sequence[RecordHand]) -> dict[str, Any]:
+    """A record document from deals and the actions the server applied."""
+    return {
+        "format": FORMAT,
+        "players": list(players),
+        "rules": rules.record_dict(),
+        "hands": [
+            {
+                "deal": deal_to_dict(hand.deal),
+                "actions": [action_record(a.seat, a.code, a.t_us) for a in hand.actions],
+            }
+            for hand in hands
+        ],
+    }

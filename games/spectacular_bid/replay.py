@@ -1,0 +1,173 @@
+"""Replaying a record through the engine (``manage.py replay``; match-record.md).
+
+The report has exactly the keys the contract lists: ``actions``, ``hands``,
+``balances``, ``banks``, ``result``; ``legal`` and ``to_act`` on request; ``error``
+when an action was illegal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.dominoes.tiles import tile_name
+from games.engine.protocol import Illegal, Step
+
+from . import actions as A
+from .record import Record, us_to_seconds
+from .state import CONTINUE, Match
+
+EXIT_OK = 0
+EXIT_ILLEGAL = 1
+EXIT_MALFORMED = 2
+
+
+@dataclass(slots=True)
+class Replay:
+    """A replayed record: the final match and every step applied, by hand."""
+
+    match: Match
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    error: dict[str, Any] | None = None
+
+    @property
+    def exit_status(self) -> int:
+        return EXIT_ILLEGAL if self.error is not None else EXIT_OK
+
+
+def _action_entry(hand: int, seat: int | None, code: int, forced: bool, points: int,
+                  balances: tuple[int, ...]) -> dict[str, Any]:
+    entry: dict[str, Any] = {"hand": hand, "seat": seat, **A.action_fields(code)}
+    entry["points"] = points
+    entry["balances"] = list(balances)
+    if forced:
+        entry["forced"] = True
+    return entry
+
+
+def replay(record: Record) -> Replay:
+    match = Match(record.rules)
+    result = Replay(match)
+
+    def take(hand: int, steps: list[Step], pending: list[tuple[int | None, int]]) -> None:
+        for step in steps:
+            if step.action >= A.HAND_START:
+                continue  # time events (a hand starting on its own, a flag) are not actions
+            result.actions.append(
+                _action_entry(hand, step.seat, step.action, step.forced, step.points, step.scores)
+            )
+            if step.forced:
+                pending.append((step.seat, step.action))
+
+    for h, hand in enumerate(record.hands):
+        if match.result is not None:
+            result.error = {"hand": h, "index": 0, "reason": "the match is over"}
+            return result
+        if not match.needs_chance():
+            result.error = {"hand": h, "index": 0, "reason": f"hand {h - 1} is not over"}
+            return result
+        match.deal(hand.deal)
+        pending: list[tuple[int | None, int]] = []
+        for i, action in enumerate(hand.actions):
+            if i == 0 and action.code != A.CONTINUE and match.phase == CONTINUE:
+                # No Start/Continue recorded: the hand starts at its first action.
+                take(h, match.start_hand_now(action.t_us), pending)
+            if pending and pending[0] == (action.seat, action.code):
+                pending.pop(0)  # a forced action the record lists; already applied
+                continue
+            pending.clear()
+            if match.result is not None:
+                result.error = {"hand": h, "index": i, "reason": "the match is over"}
+                return result
+            outcome = match.apply(action.seat, action.code, action.t_us)
+            if isinstance(outcome, Illegal):
+                result.error = {"hand": h, "index": i, "reason": outcome.reason}
+                return result
+            take(h, outcome.steps, pending)
+    return result
+
+
+def report(rep: Replay, with_legal: bool = False) -> dict[str, Any]:
+    match = rep.match
+    hands = []
+    for summary in match.hands_summary:
+        entry: dict[str, Any] = {"end": summary.end, "jockey": summary.jockey}
+        if summary.sums is not None:
+            entry["sums"] = list(summary.sums)
+            entry["settlement"] = summary.settlement
+        hands.append(entry)
+    res = match.result
+    out: dict[str, Any] = {
+        "actions": rep.actions,
+        "hands": hands,
+        "balances": list(match.balances),
+        "banks": [us_to_seconds(b) for b in match.clock.banks_us],
+        "result": {
+            "winner": res.winner if res else None,
+            "reason": res.reason if res else None,
+        },
+    }
+    if with_legal:
+        legal: list[dict[str, Any]] = []
+        for seat in (0, 1):
+            legal.extend(A.action_to_dict(seat, code) for code in match.legal_actions(seat))
+        out["legal"] = legal
+        out["to_act"] = match.to_act() if res is None else None
+    if rep.error is not None:
+        out["error"] = rep.error
+    return out
+
+
+def describe(rep: Replay, players: list[str]) -> str:
+    """A readable account, hand by hand."""
+    lines: list[str] = []
+    current = -1
+    for entry in rep.actions:
+        if entry["hand"] != current:
+            current = entry["hand"]
+            summary = rep.match.hands_summary[current]
+            opening = "auction" if summary.jockey is not None else "hierarchy"
+            lines.append(f"Hand {current + 1} ({opening} opening)")
+        who = players[entry["seat"]] if entry["seat"] is not None else "-"
+        kind = entry["type"]
+        if kind == "play":
+            where = f" on {entry['target']}:{entry['port']}" if "target" in entry else " (opening)"
+            text = f"plays {entry['tile']}{where}"
+        elif kind == "bid":
+            text = f"bids {entry['amount']}"
+        else:
+            text = {"continue": "continues", "draw": "draws", "pass": "passes",
+                    "accept": "accepts", "decline": "declines", "resign": "resigns",
+                    "abort": "aborts", "reveal": "reveals"}.get(kind, kind)
+        forced = " (forced)" if entry.get("forced") else ""
+        points = f", +{entry['points']}" if entry["points"] else ""
+        balances = "-".join(str(b) for b in entry["balances"])
+        lines.append(f"  {who} {text}{forced}{points}  [{balances}]")
+    for index, summary in enumerate(rep.match.hands_summary):
+        if summary.end == "blocked" and summary.sums is not None:
+            lines.append(
+                f"Hand {index + 1} blocked: sums {summary.sums[0]} and {summary.sums[1]},"
+                f" {summary.settlement} to the lower hand"
+            )
+        elif summary.end is not None:
+            lines.append(f"Hand {index + 1} ended: {summary.end}")
+        if summary.final_hands is not None:
+            left = [
+                " ".join(tile_name(t) for t in range(28) if summary.final_hands[s] >> t & 1) or "-"
+                for s in (0, 1)
+            ]
+            lines.append(f"  tiles left: {players[0]}: {left[0]}; {players[1]}: {left[1]}")
+    match = rep.match
+    lines.append(f"Balances: {players[0]} {match.balances[0]}, {players[1]} {match.balances[1]}")
+    banks = [us_to_seconds(b) for b in match.clock.banks_us]
+    lines.append(f"Banks: {players[0]} {banks[0]:g} s, {players[1]} {banks[1]:g} s")
+    if match.result is None:
+        lines.append("Result: the match is still running")
+    elif match.result.winner is None:
+        lines.append(f"Result: no winner ({match.result.reason})")
+    else:
+        lines.append(f"Result: {players[match.result.winner]} wins ({match.result.reason})")
+    if rep.error is not None:
+        err = rep.error
+        lines.append(f"Illegal action (hand {err['hand']}, action {err['index']}): {err['reason']}")
+    return "\n".join(lines)

@@ -1,0 +1,131 @@
+"""What one seat, or a spectator, may see of a match: the only way state leaves the engine.
+
+During a hand a seat sees its own tiles and nothing else that is hidden: the
+opponent's tiles and the boneyard (its tiles and its order) appear only as counts.
+Once a hand is settled, or the match is over, both hands of that hand are shown.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from games.dominoes.board import PORT_NAMES
+from games.dominoes.tiles import tile_name, tiles_in
+
+from . import actions as A
+from .rules import US
+
+if TYPE_CHECKING:
+    from .state import Match
+
+JSON = dict[str, Any]
+
+
+def seconds(us: int) -> float:
+    return us / US
+
+
+def _tiles(mask: int) -> list[str]:
+    return [tile_name(t) for t in tiles_in(mask)]
+
+
+def _public_move(seat: int | None, code: int, forced: bool, points: int) -> JSON:
+    """A move as everybody may see it: a draw never says which tile."""
+    move: JSON = {"seat": seat, **A.action_fields(code), "points": points}
+    if forced:
+        move["forced"] = True
+    return move
+
+
+def _board(match: Match) -> JSON:
+    board = match.board
+    return {
+        "tiles": [
+            {
+                "tile": tile_name(link.tile),
+                "target": None if link.target < 0 else tile_name(link.target),
+                "port": None if link.target_port < 0 else PORT_NAMES[link.target_port],
+                "own_port": None if link.own_port < 0 else PORT_NAMES[link.own_port],
+            }
+            for link in board.links
+        ],
+        "spinner": None if board.spinner < 0 else tile_name(board.spinner),
+        "ends_sum": board.ends_sum,
+        "places": [
+            {"target": tile_name(t), "port": PORT_NAMES[p], "value": v} for t, p, v in board.places
+        ],
+    }
+
+
+def _clock(match: Match) -> JSON:
+    clock = match.clock
+    deadline = match.next_deadline_us() if match.phase != "continue" else None
+    return {
+        "banks": [seconds(b) for b in clock.banks_us],
+        "running": clock.running,
+        "started": seconds(clock.started_us) if clock.running is not None else None,
+        "delay": seconds(clock.period_delay_us) if clock.running is not None else None,
+        "deadline": seconds(deadline) if deadline is not None else None,
+    }
+
+
+def _hand_summary(match: Match, index: int) -> JSON:
+    summary = match.hands_summary[index]
+    data: JSON = {
+        "hand": index,
+        "end": summary.end,
+        "jockey": summary.jockey,
+        "opener": summary.opener,
+        "sums": list(summary.sums) if summary.sums is not None else None,
+        "settlement": summary.settlement,
+    }
+    if summary.final_hands is not None:
+        data["hands"] = [_tiles(summary.final_hands[0]), _tiles(summary.final_hands[1])]
+    return data
+
+
+def build_view(match: Match, seat: int | None) -> JSON:
+    """The view of ``seat`` (0 or 1), or of a spectator when ``seat`` is None."""
+    result = match.result
+    over = result is not None
+    in_hand = match.phase in ("continue", "auction", "play")
+    view: JSON = {
+        "game": "spectacular-bid",
+        "seat": seat,
+        "phase": match.phase,
+        "hand_no": match.hand_no,
+        "rules": match.rules.to_dict(),
+        "balances": list(match.balances),
+        "clock": _clock(match),
+        "to_act": match.to_act(),
+        "awaiting_reveal": match.awaiting_reveal,
+        "result": (
+            {"winner": result.winner, "reason": result.reason} if result is not None else None
+        ),
+        "can_abort": not over and match.decisions == 0,
+    }
+    if match.hand_no >= 0:
+        view["jockey"] = match.jockey
+        view["board"] = _board(match)
+        view["moves"] = [_public_move(m.seat, m.action, m.forced, m.points) for m in match.moves]
+        view["hand_counts"] = [m.bit_count() for m in match.hand_masks]
+        view["boneyard_count"] = match.boneyard_left()
+        view["continued"] = list(match.continued)
+        if match.phase == "continue":
+            view["grace_deadline"] = seconds(match.settled_us + match.rules.grace_us)
+        if match.phase == "auction":
+            view["auction"] = {"bid": match.auction.bid or None, "bidder": match.auction.bidder}
+        # Hidden information: only the seat's own tiles while the hand runs.
+        if seat is not None and (in_hand or over):
+            view["hand"] = _tiles(match.hand_masks[seat])
+            if match.drawn_tile >= 0 and match.turn == seat:
+                view["must_play"] = tile_name(match.drawn_tile)
+        # A hand's tiles become public once it is settled (final_hands is set then).
+        view["hands"] = [_hand_summary(match, i) for i in range(len(match.hands_summary))]
+    # Only the seat's own legal moves; a spectator has none.
+    view["legal"] = (
+        [A.action_to_dict(seat, code) for code in match.legal_actions(seat)]
+        if seat is not None
+        else []
+    )
+    return view
