@@ -106,12 +106,12 @@ def action_from_dict(data: Any) -> tuple[int, int]:
     assert isinstance(kind, str)
     if kind == "bid":
         amount = data.get("amount")
-        whole = (
-            isinstance(amount, (int, float))
-            and not isinstance(amount, bool)
-            and math.isfinite(amount)
-        )
-        if not whole or amount != int(amount):
+        if (
+            isinstance(amount, bool)
+            or not isinstance(amount, (int, float))
+            or not math.isfinite(amount)
+            or amount != int(amount)
+        ):
             raise ActionFormatError(f"bid amount must be a whole number, got {amount!r}")
         if not 0 <= amount < HAND_START - BID:
             raise ActionFormatError(f"bid amount out of range: {amount!r}")
