@@ -8,7 +8,7 @@ legal-move query or a score never walks the whole board.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .tiles import HI, IS_DOUBLE, LO, MAX_PIP, TILE_COUNT
 
@@ -21,8 +21,7 @@ Place = tuple[int, int, int]
 """An open place: (tile on the board, port code, pip value a tile must match)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(NamedTuple):
     """How a placed tile joined the board (for drawing and records)."""
 
     tile: int
@@ -38,7 +37,16 @@ class Board:
     plays with the cross). Without it every double is ordinary.
     """
 
-    __slots__ = ("cross", "ends_sum", "lines_taken", "links", "open_count", "places", "spinner")
+    __slots__ = (
+        "cross",
+        "ends_sum",
+        "lines_taken",
+        "links",
+        "open_count",
+        "open_values",
+        "places",
+        "spinner",
+    )
 
     def __init__(self, cross: bool = True) -> None:
         self.cross = cross
@@ -49,21 +57,13 @@ class Board:
         self.spinner = NO_TILE
         self.ends_sum = 0
         self.open_count: list[int] = [0] * (MAX_PIP + 1)
+        self.open_values = 0  # bit v set when some open place takes the value v
 
     # -- queries -----------------------------------------------------------------
 
     @property
     def is_empty(self) -> bool:
         return not self.links
-
-    @property
-    def open_values(self) -> int:
-        """Bit v set when some open place takes the value v."""
-        bits = 0
-        for value, count in enumerate(self.open_count):
-            if count:
-                bits |= 1 << value
-        return bits
 
     def places_for(self, tile: int) -> list[Place]:
         lo, hi = LO[tile], HI[tile]
@@ -112,31 +112,51 @@ class Board:
     def place(self, tile: int, target: int, port: int) -> int:
         """Attach ``tile`` at an open place (the caller checked it is legal).
 
-        Returns the new counting-ends sum.
+        Returns the new counting-ends sum. This is the engine's hot path, so the
+        bookkeeping of ``_open``/``_close`` is written out here.
         """
-        value = self._value_at(target, port)
-        self._close(target, port, value)
-        self.ends_sum -= self._loss_when_covered(target, port, value)
-        if port in (LINE_A, LINE_B):
-            self.lines_taken[target] += 1
-            if target == self.spinner and self.lines_taken[target] == 2:
-                self._open(target, BRANCH_A, value)
-                self._open(target, BRANCH_B, value)
+        places = self.places
+        count = self.open_count
+        opened_branches = False
+        if IS_DOUBLE[target]:
+            value = LO[target]
+            if port == BRANCH_A or port == BRANCH_B:
+                loss = 0  # the spinner already counts 0 once its branches are open
+            else:
+                taken = self.lines_taken[target]
+                self.lines_taken[target] = taken + 1
+                # A double counts 2v while one of its lines is free, 0 once both are taken.
+                loss = 2 * value if taken == 1 else 0
+                opened_branches = taken == 1 and target == self.spinner
+        else:
+            value = HI[target] if port == HIGH else LO[target]
+            loss = value
+        places.remove((target, port, value))
+        count[value] -= 1
+        if opened_branches:
+            places.append((target, BRANCH_A, value))
+            places.append((target, BRANCH_B, value))
+            count[value] += 2
         if IS_DOUBLE[tile]:
             self.links.append(Link(tile, LINE_A, target, port))
             self.lines_taken[tile] = 1
-            if self.cross and self.spinner == NO_TILE:
+            if self.spinner == NO_TILE and self.cross:
                 self.spinner = tile
-            self._open(tile, LINE_B, value)
-            self.ends_sum += 2 * value
+            free_port, free_value, gain = LINE_B, value, 2 * value
         elif LO[tile] == value:
             self.links.append(Link(tile, LOW, target, port))
-            self._open(tile, HIGH, HI[tile])
-            self.ends_sum += HI[tile]
+            free_port = HIGH
+            free_value = gain = HI[tile]
         else:
             self.links.append(Link(tile, HIGH, target, port))
-            self._open(tile, LOW, LO[tile])
-            self.ends_sum += LO[tile]
+            free_port = LOW
+            free_value = gain = LO[tile]
+        places.append((tile, free_port, free_value))
+        count[free_value] += 1
+        if not count[value]:
+            self.open_values &= ~(1 << value)
+        self.open_values |= 1 << free_value
+        self.ends_sum += gain - loss
         return self.ends_sum
 
     def copy(self) -> Board:
@@ -148,6 +168,7 @@ class Board:
         clone.spinner = self.spinner
         clone.ends_sum = self.ends_sum
         clone.open_count = list(self.open_count)
+        clone.open_values = self.open_values
         return clone
 
     # -- internals ---------------------------------------------------------------
@@ -169,7 +190,10 @@ class Board:
     def _open(self, target: int, port: int, value: int) -> None:
         self.places.append((target, port, value))
         self.open_count[value] += 1
+        self.open_values |= 1 << value
 
     def _close(self, target: int, port: int, value: int) -> None:
         self.places.remove((target, port, value))
         self.open_count[value] -= 1
+        if not self.open_count[value]:
+            self.open_values &= ~(1 << value)

@@ -7,6 +7,8 @@ machine form ``"a-b"`` (a <= b) is used only at the edges.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import reduce
+from operator import or_
 
 TILE_COUNT = 28
 MAX_PIP = 6
@@ -30,7 +32,7 @@ VALUE_MASK: tuple[int, ...] = tuple(
 )
 # PLAYABLE_MASK[open_values]: tiles matching any value in a 7-bit set of values.
 PLAYABLE_MASK: tuple[int, ...] = tuple(
-    sum(VALUE_MASK[v] for v in range(MAX_PIP + 1) if bits >> v & 1)
+    reduce(or_, (VALUE_MASK[v] for v in range(MAX_PIP + 1) if bits >> v & 1), 0)
     for bits in range(1 << (MAX_PIP + 1))
 )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 JSON = dict[str, Any]
 
@@ -30,12 +30,12 @@ class Result:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """One thing that happened: a player's action, a forced action, or a time event.
 
     ``action`` is the game's integer action code; ``seat`` is None for events that
     belong to nobody (a hand starting on its own at the grace deadline).
+    ``scores`` are the balances (or scores) right after it.
     """
 
     seat: int | None

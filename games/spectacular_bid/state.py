@@ -58,6 +58,9 @@ def hierarchy_key(tile: int) -> tuple[bool, int, int]:
     return (IS_DOUBLE[tile], LO[tile] + HI[tile], HI[tile])
 
 
+HIERARCHY_ORDER: tuple[int, ...] = tuple(sorted(range(TILE_COUNT), key=hierarchy_key, reverse=True))
+
+
 @dataclass(slots=True)
 class HandSummary:
     """What the record's replay reports for each hand started."""
@@ -69,16 +72,6 @@ class HandSummary:
     # Both hands as they stood when the hand ended (shown once it is settled).
     final_hands: tuple[int, int] | None = None
     opener: int | None = None
-
-
-@dataclass(slots=True)
-class Move:
-    """A public line of the current hand's log (draws carry no tile)."""
-
-    seat: int | None
-    action: int
-    forced: bool
-    points: int
 
 
 @dataclass(slots=True)
@@ -133,7 +126,7 @@ class Match(GameState):
         self.awaiting_reveal: int | None = None
         self.revealed_seat: int | None = None
         self.decisions = 0  # player decisions so far (abort is allowed only at 0)
-        self.moves: list[Move] = []  # the current hand's public log
+        self.moves: list[Step] = []  # the current hand's moves (public: see view.py)
         self._result: Result | None = None
         self._steps: list[Step] = []
 
@@ -280,7 +273,7 @@ class Match(GameState):
             if now_us >= grace_end:
                 self._emit(None, A.HAND_START, grace_end)
                 self._start_hand(grace_end)
-        if self._result is None and self.clock.is_late(now_us):
+        if self._result is None and self.clock.running is not None and self.clock.is_late(now_us):
             deadline = self.clock.deadline_us()
             assert deadline is not None
             seat = self.clock.flag()
@@ -309,9 +302,14 @@ class Match(GameState):
         steps: list[Step] = []
         self._steps = steps
         try:
-            self._advance(now_us)
-            if self._result is not None:
-                return Outcome(applied=False, steps=steps)
+            clock = self.clock
+            if self.phase == CONTINUE or (
+                clock.running is not None
+                and now_us >= clock.started_us + clock.period_delay_us + clock.banks_us[clock.running]
+            ):
+                self._advance(now_us)
+                if self._result is not None:
+                    return Outcome(applied=False, steps=steps)
             refusal = self._check(seat, action)
             if refusal is not None:
                 return Illegal(refusal)
@@ -332,6 +330,13 @@ class Match(GameState):
 
     def _check(self, seat: int, action: int) -> str | None:
         """Why ``action`` is refused now, or None when it is legal."""
+        if (
+            action < A.DRAW
+            and self.phase == PLAY
+            and seat == self.turn
+            and self.awaiting_reveal is None
+        ):
+            return self._check_placement(seat, action)  # the common case first
         if seat not in (0, 1):
             return "there is no such seat"
         if action == A.RESIGN:
@@ -390,9 +395,10 @@ class Match(GameState):
         return "that is not an action of this game"
 
     def _check_play(self, seat: int, action: int) -> str | None:
+        if action < A.DRAW:
+            return self._check_placement(seat, action)
         if A.is_bid(action) or action in (A.ACCEPT, A.DECLINE):
             return "there is no auction now"
-        hand = self.hand_masks[seat]
         if action == A.DRAW:
             if self.drawn_tile >= 0:
                 return "play the tile you drew"
@@ -403,36 +409,43 @@ class Match(GameState):
             if self.draw_pos >= BONEYARD_SIZE:
                 return "the boneyard is empty"
             return None
-        if not A.is_play(action):
-            return "that is not an action of this game"
-        tile, target, port = A.play_parts(action)
-        if not hand >> tile & 1:
+        return "that is not an action of this game"
+
+    def _check_placement(self, seat: int, action: int) -> str | None:
+        tile, target, port = action >> 8, action >> 3 & 31, action & 7
+        if not self.hand_masks[seat] >> tile & 1:
             return "you do not hold that tile"
         if self.drawn_tile >= 0 and tile != self.drawn_tile:
             return "you must play the tile you drew"
-        if self.board.is_empty:
+        places = self.board.places
+        if not places:
             if port != A.OPEN:
                 return "the board is empty: the opening tile takes no target"
             return None
         if port == A.OPEN:
             return "name the tile and port to attach to"
-        place = self.board.find_place(target, port)
-        if place is None:
-            return "that place is not open"
-        if place[2] != LO[tile] and place[2] != HI[tile]:
-            return "the tile does not match that place"
-        return None
+        for place_tile, place_port, value in places:
+            if place_tile == target and place_port == port:
+                if value == LO[tile] or value == HI[tile]:
+                    return None
+                return "the tile does not match that place"
+        return "that place is not open"
 
     # ------------------------------------------------------------- transitions
 
     def _emit(self, seat: int | None, action: int, now_us: int, forced: bool = False,
               points: int = 0) -> None:
-        self._steps.append(Step(seat, action, now_us, forced, points, tuple(self.balances)))
-        if action < A.HAND_START and action not in (A.RESIGN, A.ABORT):
-            self.moves.append(Move(seat, action, forced, points))
+        step = Step(seat, action, now_us, forced, points, (self.balances[0], self.balances[1]))
+        self._steps.append(step)
+        if action < A.HAND_START and action != A.RESIGN and action != A.ABORT:
+            self.moves.append(step)
 
     def _do(self, seat: int, action: int, now_us: int) -> None:
-        if action == A.RESIGN:
+        if action < A.DRAW:  # a placement, the common case
+            self.decisions += 1
+            self.clock.stop(now_us)
+            self._place(seat, action, now_us, forced=False)
+        elif action == A.RESIGN:
             self.clock.stop(now_us)
             self._emit(seat, action, now_us)
             self._finish(Result(1 - seat, "resign"), now_us)
@@ -452,10 +465,6 @@ class Match(GameState):
             self._emit(seat, action, now_us)
         elif action == A.DRAW:
             self._draw(seat, now_us)
-        elif A.is_play(action):
-            self.decisions += 1
-            self.clock.stop(now_us)
-            self._place(seat, action, now_us, forced=False)
         elif action == A.DECLINE:
             self.decisions += 1
             self.clock.stop(now_us)
@@ -496,16 +505,14 @@ class Match(GameState):
             self._start_decision(1 - self.jockey, now_us)
 
     def _hierarchy_opening(self) -> tuple[int, int]:
-        best: tuple[tuple[bool, int, int], int, int] | None = None
-        for seat in (0, 1):
-            mask = self.hand_masks[seat]
-            for tile in range(TILE_COUNT):
-                if mask >> tile & 1:
-                    key = hierarchy_key(tile)
-                    if best is None or key > best[0]:
-                        best = (key, seat, tile)
-        assert best is not None
-        return best[1], best[2]
+        """(holder, tile) of the hand's highest tile in the hierarchy (§2)."""
+        first, second = self.hand_masks
+        for tile in HIERARCHY_ORDER:
+            if first >> tile & 1:
+                return 0, tile
+            if second >> tile & 1:
+                return 1, tile
+        raise AssertionError("a dealt hand holds tiles")
 
     def _begin_opening(self, seat: int, now_us: int) -> None:
         self.phase = PLAY
@@ -564,7 +571,10 @@ class Match(GameState):
 
     def _begin_turn(self, seat: int, now_us: int) -> None:
         self.turn = seat
-        if self.playable_mask(seat) or self.draw_pos < BONEYARD_SIZE:
+        if (
+            self.hand_masks[seat] & PLAYABLE_MASK[self.board.open_values]
+            or self.draw_pos < BONEYARD_SIZE
+        ):
             self._start_decision(seat, now_us)
         else:
             self._forced_pass(seat, now_us)
