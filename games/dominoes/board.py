@@ -120,7 +120,7 @@ class Board:
         opened_branches = False
         if IS_DOUBLE[target]:
             value = LO[target]
-            if port == BRANCH_A or port == BRANCH_B:
+            if port in (BRANCH_A, BRANCH_B):
                 loss = 0  # the spinner already counts 0 once its branches are open
             else:
                 taken = self.lines_taken[target]

@@ -303,9 +303,10 @@ class Match(GameState):
         self._steps = steps
         try:
             clock = self.clock
+            running = clock.running
             if self.phase == CONTINUE or (
-                clock.running is not None
-                and now_us >= clock.started_us + clock.period_delay_us + clock.banks_us[clock.running]
+                running is not None
+                and now_us >= clock.started_us + clock.period_delay_us + clock.banks_us[running]
             ):
                 self._advance(now_us)
                 if self._result is not None:
