@@ -9,5 +9,7 @@ from django.core.asgi import get_asgi_application
 django_asgi_app = get_asgi_application()
 
 from config.routing import build_application  # noqa: E402
+from games.heartbeat import start_web_heartbeat  # noqa: E402
 
 application = build_application(django_asgi_app)
+start_web_heartbeat()  # the web tier's liveness, for telling an outage from a silent player

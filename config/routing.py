@@ -1,9 +1,16 @@
-"""Websocket routing (filled in by the live-match work)."""
+"""HTTP through Django; websockets through Channels, authenticated and origin-checked."""
 
 from typing import Any
 
-from channels.routing import ProtocolTypeRouter
+from channels.routing import ProtocolTypeRouter, URLRouter
+from django.urls import path
+
+from games.consumers import MatchConsumer
+from games.ws_auth import websocket_auth
 
 
 def build_application(http_app: Any) -> ProtocolTypeRouter:
-    return ProtocolTypeRouter({"http": http_app})
+    websocket_routes = URLRouter([
+        path("ws/matches/<uuid:match_id>/", MatchConsumer.as_asgi()),
+    ])
+    return ProtocolTypeRouter({"http": http_app, "websocket": websocket_auth(websocket_routes)})

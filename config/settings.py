@@ -175,8 +175,20 @@ CELERY_TIMEZONE = "UTC"
 
 # Deals fixed by tests only: refused outside DEBUG/test runs (see games/deals.py).
 TEST_FIXED_DEALS = env_bool("TEST_FIXED_DEALS", False)
+TEST_DEALS_SEED = os.environ.get("TEST_DEALS_SEED", "1")
 if TEST_FIXED_DEALS and not DEBUG:
     raise ImproperlyConfigured("TEST_FIXED_DEALS cannot be enabled in production.")
+
+# Clock safety (docs/clock-and-outages.md): a flag that falls after the web tier could not
+# receive commands for more than OUTAGE_GAP_S seconds while the clock ran annuls the match.
+OUTAGE_GAP_S = float(os.environ.get("OUTAGE_GAP_S", "5"))
+OUTAGE_ANNULS = env_bool("OUTAGE_ANNULS", True)
+HEARTBEAT_INTERVAL_S = float(os.environ.get("HEARTBEAT_INTERVAL_S", "1"))
+CELERY_BEAT_SCHEDULE = {
+    "sweep-overdue-clocks": {"task": "games.tasks.sweep_overdue", "schedule": 1.0},
+}
+# Redis connections per process (platform/channels.md).
+REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))
 
 LOGGING = {
     "version": 1,

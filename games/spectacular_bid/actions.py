@@ -24,7 +24,7 @@ RESIGN = 8198
 ABORT = 8199
 BID = 16384  # BID + amount
 # Events no player sends; they appear in the engine's steps only.
-HAND_START = 32768
+EVENT_BASE = 32768  # codes from here on are events, not actions
 FLAG = 32769
 ANNUL = 32770
 
@@ -64,13 +64,13 @@ def play_parts(code: int) -> tuple[int, int, int]:
 
 
 def is_bid(code: int) -> bool:
-    return BID <= code < HAND_START
+    return BID <= code < EVENT_BASE
 
 
 def action_type(code: int) -> str:
     if code < DRAW:
         return "play"
-    if BID <= code < HAND_START:
+    if BID <= code < EVENT_BASE:
         return "bid"
     return SIMPLE_NAMES.get(code, "event")
 
@@ -84,7 +84,7 @@ def action_fields(code: int) -> dict[str, Any]:
             fields["target"] = tile_name(target)
             fields["port"] = PORT_NAMES[port]
         return fields
-    if BID <= code < HAND_START:
+    if BID <= code < EVENT_BASE:
         return {"type": "bid", "amount": code - BID}
     return {"type": action_type(code)}
 
@@ -113,7 +113,7 @@ def action_from_dict(data: Any) -> tuple[int, int]:
             or amount != int(amount)
         ):
             raise ActionFormatError(f"bid amount must be a whole number, got {amount!r}")
-        if not 0 <= amount < HAND_START - BID:
+        if not 0 <= amount < EVENT_BASE - BID:
             raise ActionFormatError(f"bid amount out of range: {amount!r}")
         return seat, BID + int(amount)
     if kind != "play":

@@ -51,7 +51,7 @@ def replay(record: Record) -> Replay:
 
     def take(hand: int, steps: list[Step], pending: list[tuple[int | None, int]]) -> None:
         for step in steps:
-            if step.action >= A.HAND_START:
+            if step.action >= A.EVENT_BASE:
                 continue  # time events (a hand starting on its own, a flag) are not actions
             result.actions.append(
                 _action_entry(hand, step.seat, step.action, step.forced, step.points, step.scores)
@@ -69,16 +69,21 @@ def replay(record: Record) -> Replay:
         match.deal(hand.deal)
         pending: list[tuple[int | None, int]] = []
         for i, action in enumerate(hand.actions):
+            if match.result is not None:
+                result.error = {"hand": h, "index": i, "reason": "the match is over"}
+                return result
             if i == 0 and action.code != A.CONTINUE and match.phase == CONTINUE:
                 # No Start/Continue recorded: the hand starts at its first action.
                 take(h, match.start_hand_now(action.t_us), pending)
+            else:
+                # Time first: a grace period that ran out, a clock at its deadline.
+                take(h, match.advance(action.t_us), pending)
+                if match.result is not None:
+                    continue  # it arrived at or after the deadline: lost on time, not applied
             if pending and pending[0] == (action.seat, action.code):
                 pending.pop(0)  # a forced action the record lists; already applied
                 continue
             pending.clear()
-            if match.result is not None:
-                result.error = {"hand": h, "index": i, "reason": "the match is over"}
-                return result
             outcome = match.apply(action.seat, action.code, action.t_us)
             if isinstance(outcome, Illegal):
                 result.error = {"hand": h, "index": i, "reason": outcome.reason}

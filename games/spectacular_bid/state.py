@@ -271,7 +271,11 @@ class Match(GameState):
         if self.phase == CONTINUE:
             grace_end = self.settled_us + self.rules.grace_us
             if now_us >= grace_end:
-                self._emit(None, A.HAND_START, grace_end)
+                # A Continue that nobody pressed counts as pressed (§8).
+                for seat in (0, 1):
+                    if not self.continued[seat]:
+                        self.continued[seat] = True
+                        self._emit(seat, A.CONTINUE, grace_end, forced=True)
                 self._start_hand(grace_end)
         if self._result is None and self.clock.running is not None and self.clock.is_late(now_us):
             deadline = self.clock.deadline_us()
@@ -438,7 +442,7 @@ class Match(GameState):
               points: int = 0) -> None:
         step = Step(seat, action, now_us, forced, points, (self.balances[0], self.balances[1]))
         self._steps.append(step)
-        if action < A.HAND_START and action != A.RESIGN and action != A.ABORT:
+        if action < A.EVENT_BASE and action != A.RESIGN and action != A.ABORT:
             self.moves.append(step)
 
     def _do(self, seat: int, action: int, now_us: int) -> None:

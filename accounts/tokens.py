@@ -1,0 +1,47 @@
+"""Authenticating API clients by personal access token (HTTP and websocket)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from .models import AccessToken, hash_token
+
+
+def user_for_token(raw: str | None) -> AbstractBaseUser | None:
+    if not raw or not raw.startswith(AccessToken.PREFIX):
+        return None
+    token = (
+        AccessToken.objects.select_related("user")
+        .filter(digest=hash_token(raw), revoked_at__isnull=True)
+        .first()
+    )
+    if token is None or not token.user.is_active:
+        return None
+    AccessToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    user: AbstractBaseUser = token.user
+    return user
+
+
+def token_from_header(value: str | bytes | None) -> str | None:
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    if not value:
+        return None
+    scheme, _, raw = value.partition(" ")
+    if scheme.lower() in ("bearer", "token") and raw:
+        return raw.strip()
+    return None
+
+
+def token_from_scope(scope: dict[str, Any]) -> str | None:
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            return token_from_header(value)
+    from urllib.parse import parse_qs
+
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    values = query.get("token")
+    return values[0] if values else None

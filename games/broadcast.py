@@ -1,0 +1,76 @@
+"""Sending views to the players and spectators of a match.
+
+Each recipient gets only what ``view(state, seat)`` allows: the views are built by
+the writer, one per seat and one for spectators, and each group receives its own.
+Every message carries the match version: a client that sees a gap asks for a fresh
+snapshot, so a lost message never loses a move.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games.spectacular_bid.state import Match as Engine
+
+from .models import Match
+
+SPECTATORS = "spectators"
+
+
+def group_name(match_id: Any, role: int | str) -> str:
+    suffix = f"seat{role}" if isinstance(role, int) else role
+    return f"match.{match_id}.{suffix}"
+
+
+def views_for(match: Match, engine: Engine) -> dict[str, Any]:
+    return {
+        "seats": [engine.view(0), engine.view(1)],
+        SPECTATORS: engine.view(None),
+        "header": {
+            "id": str(match.pk),
+            "players": [match.seat0.username, match.seat1.username],
+            "rated": match.rated,
+            "one_device": match.one_device,
+            "status": match.status,
+            "annul_reason": match.annul_reason,
+        },
+    }
+
+
+def connection_message(match_id: Any, version: int, started_wall: float,
+                       views: dict[str, Any], seats: list[int]) -> dict[str, Any]:
+    """The message for one connection: its seat's view, both (one device), or the public one."""
+    message: dict[str, Any] = {
+        "type": "state",
+        "version": version,
+        "server_now": time.time() - started_wall,
+        "match": views["header"],
+    }
+    if len(seats) == 2:
+        message["views"] = views["seats"]
+    elif len(seats) == 1:
+        message["view"] = views["seats"][seats[0]]
+    else:
+        message["view"] = views[SPECTATORS]
+    return message
+
+
+def send_views(match_id: Any, version: int, started_wall: float, views: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(_send_all)(layer, match_id, version, started_wall, views)
+
+
+async def _send_all(layer: Any, match_id: Any, version: int, started_wall: float,
+                    views: dict[str, Any]) -> None:
+    roles: list[tuple[int | str, list[int]]] = [(0, [0]), (1, [1]), (SPECTATORS, [])]
+    if views["header"]["one_device"]:
+        roles.append(("device", [0, 1]))
+    for role, seats in roles:
+        message = connection_message(match_id, version, started_wall, views, seats)
+        await layer.group_send(group_name(match_id, role), {"type": "match.state",
+                                                            "message": message})

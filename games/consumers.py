@@ -1,0 +1,134 @@
+"""The match websocket: thin; every change goes through ``services``.
+
+Client -> server messages (docs/api.md):
+  {"type": "command", "action": {...record-shaped action...}, "version": n, "id": "..."}
+  {"type": "sync"}   -> a fresh snapshot of this connection's view
+  {"type": "ping"}
+Server -> client: {"type": "state", ...}, {"type": "result", "id", "ok", "code", "message",
+"version"}, {"type": "error", "code", "message"}, {"type": "pong"}.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.translation import gettext as _
+
+from . import broadcast, services
+from .models import Match
+
+MAX_MESSAGE_BYTES = 4096
+RATE_PER_S = 10.0  # sustained messages per second per connection
+BURST = 20.0
+MAX_DROPPED = 200  # a client that keeps flooding is disconnected
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    match_id: str
+    seats: list[int]
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        self.match_id = str(self.scope["url_route"]["kwargs"]["match_id"])
+        self.groups_joined = []
+        self.tokens = BURST
+        self.last_refill = time.monotonic()
+        self.dropped = 0
+        user = self.scope.get("user")
+        found = await database_sync_to_async(self._load)(user)
+        if found is None:
+            await self.close(code=4404)
+            return
+        self.seats = found
+        roles: list[int | str]
+        if len(self.seats) == 2:
+            roles = ["device"]
+        elif self.seats:
+            roles = [self.seats[0]]
+        else:
+            roles = [broadcast.SPECTATORS]
+        await self.accept()
+        for role in roles:
+            name = broadcast.group_name(self.match_id, role)
+            await self.channel_layer.group_add(name, self.channel_name)
+            self.groups_joined.append(name)
+        await self.send_snapshot()
+
+    def _load(self, user: Any) -> list[int] | None:
+        try:
+            match = Match.objects.select_related("seat0", "seat1").get(pk=self.match_id)
+        except (Match.DoesNotExist, ValueError, Exception):  # noqa: BLE001 - bad id
+            return None
+        return services.access_match_seats(match, user)
+
+    async def disconnect(self, code: int) -> None:
+        for name in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(name, self.channel_name)
+
+    async def send_json(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+
+    async def error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
+
+    def _allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.last_refill) * RATE_PER_S)
+        self.last_refill = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        received = time.time()  # the receipt time stamps the command
+        if not self._allow():
+            self.dropped += 1
+            if self.dropped > MAX_DROPPED:
+                await self.close(code=4429)
+            elif self.dropped % 20 == 1:
+                await self.error("rate_limited", _("Too many messages: slow down."))
+            return
+        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            await self.error("bad_request", _("Send one JSON text message of at most 4 KB."))
+            return
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            await self.error("bad_json", _("That message is not valid JSON."))
+            return
+        kind = data.get("type") if isinstance(data, dict) else None
+        if kind == "ping":
+            await self.send_json({"type": "pong", "server_time": received})
+        elif kind == "sync":
+            await self.send_snapshot()
+        elif kind == "command":
+            if not self.seats:
+                await self.error("forbidden", _("Spectators cannot act in a match."))
+                return
+            result = await database_sync_to_async(services.do_command)(
+                self.match_id, self.scope.get("user"), data, received)
+            reply = {"type": "result", "id": data.get("id"), **result.as_dict()}
+            await self.send_json(reply)
+            if result.code in ("stale", "late"):
+                await self.send_snapshot()
+        else:
+            await self.error("unknown_type", _("Unknown message type."))
+
+    async def send_snapshot(self) -> None:
+        message = await database_sync_to_async(self._snapshot)()
+        if message is not None:
+            await self.send_json(message)
+
+    def _snapshot(self) -> dict[str, Any] | None:
+        match = Match.objects.select_related("seat0", "seat1").filter(pk=self.match_id).first()
+        if match is None:
+            return None
+        return services.snapshot(match, self.seats)
+
+    async def match_state(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["message"])

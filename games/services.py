@@ -1,0 +1,283 @@
+"""The match actions layer: ``access_*`` checks who may do what, ``do_*`` changes things.
+
+One writer per match: every change locks the match row, applies to the engine,
+appends to the event log, saves, commits, and only then broadcasts and schedules
+the next clock deadline (``transaction.on_commit``). Consumers, views and Celery
+tasks call these functions and nothing else.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine.protocol import Illegal, Step
+from games.spectacular_bid import actions as A
+from games.spectacular_bid.actions import ActionFormatError, action_from_dict, action_to_dict
+from games.spectacular_bid.rules import Rules, RulesError
+from games.spectacular_bid.state import Match as Engine
+
+from . import broadcast, heartbeat
+from .deals import next_deal
+from .models import Match, MatchEvent
+from .store import deal_payload, load_engine, save_engine
+
+US = 1_000_000
+# Commands that two players may send at the same moment, or that do not depend on
+# what the sender saw; the engine itself refuses a second one.
+VERSIONLESS = frozenset({A.CONTINUE, A.RESIGN, A.ABORT})
+
+
+class AccessDenied(Exception):
+    pass
+
+
+@dataclass
+class CommandResult:
+    ok: bool
+    code: str  # ok | illegal | stale | late | forbidden | bad_request | over
+    message: str = ""
+    version: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "code": self.code, "message": self.message,
+                "version": self.version}
+
+
+# ------------------------------------------------------------------- access
+
+def access_match_seats(match: Match, user: AbstractBaseUser | None) -> list[int]:
+    """The seats ``user`` may act for: both in their own one-device game, none as a spectator."""
+    if user is None or not user.is_authenticated:
+        return []
+    if match.one_device:
+        return [0, 1] if match.seat0_id == user.pk else []
+    seat = match.seat_of(user.pk)
+    return [] if seat is None else [seat]
+
+
+def match_time_us(match: Match, wall: float) -> int:
+    return max(0, round((wall - match.started_wall) * US))
+
+
+def wall_time(match: Match, t_us: int) -> float:
+    return match.started_wall + t_us / US
+
+
+# ------------------------------------------------------------------ helpers
+
+def _append(match: Match, kind: str, t_us: int, seat: int | None = None,
+            payload: dict[str, Any] | None = None) -> None:
+    match.version += 1
+    MatchEvent.objects.create(match=match, seq=match.version, kind=kind, seat=seat,
+                              payload=payload or {}, t_us=t_us)
+
+
+def _deal_if_due(match: Match, engine: Engine) -> None:
+    if engine.needs_chance():
+        deal = next_deal(match.pk, engine.hand_no + 1)
+        engine.deal(deal)
+        _append(match, MatchEvent.Kind.DEAL, engine.settled_us, payload=deal_payload(deal))
+
+
+def _advance_time(match: Match, engine: Engine, t_us: int) -> list[Step]:
+    """Let time pass up to ``t_us``; a flag that an outage caused annuls instead (§7)."""
+    deadline = engine.clock.deadline_us()
+    if deadline is not None and t_us >= deadline and engine.result is None:
+        started = wall_time(match, engine.clock.started_us)
+        if heartbeat.had_outage(started, wall_time(match, deadline)):
+            steps = engine.annul(t_us)
+            match.annul_reason = _("The service could not receive commands while a clock ran.")
+            _append(match, MatchEvent.Kind.ANNUL, t_us, payload={"reason": "outage"})
+            return steps
+    steps = engine.advance(t_us)
+    if steps:
+        _append(match, MatchEvent.Kind.TIME, t_us)
+    return steps
+
+
+def _save(match: Match, engine: Engine, version_before: int) -> None:
+    """Persist the engine and the columns the pages query; broadcast after commit."""
+    if match.version == version_before:
+        return
+    _deal_if_due(match, engine)
+    save_engine(match, engine)
+    match.balances = list(engine.balances)
+    result = engine.result
+    if result is not None and match.status == Match.Status.ACTIVE:
+        match.winner = result.winner
+        match.reason = result.reason
+        match.status = {
+            "abort": Match.Status.ABORTED,
+            "annulled": Match.Status.ANNULLED,
+        }.get(result.reason, Match.Status.FINISHED)
+        match.finished_at = timezone.now()
+    deadline = engine.next_deadline_us()
+    match.deadline_at = None if deadline is None else wall_time(match, deadline)
+    match.save()
+    views = broadcast.views_for(match, engine)
+    match_id, version, deadline_at = match.pk, match.version, match.deadline_at
+    started_wall = match.started_wall
+    finished = match.status == Match.Status.FINISHED
+
+    def after_commit() -> None:
+        broadcast.send_views(match_id, version, started_wall, views)
+        if deadline_at is not None:
+            from .tasks import schedule_deadline
+
+            schedule_deadline(match_id, deadline_at)
+        if finished:
+            from .tasks import match_finished
+
+            match_finished(match_id)
+
+    transaction.on_commit(after_commit)
+
+
+# ---------------------------------------------------------------------- do_*
+
+def do_create_match(seat0: AbstractBaseUser, seat1: AbstractBaseUser, *, rated: bool,
+                    rules: dict[str, Any] | None = None, one_device: bool = False,
+                    rematch_of: Match | None = None) -> Match:
+    rules_data = dict(rules or {})
+    if one_device:
+        rules_data["one_device"] = True
+    try:
+        parsed = Rules.from_dict(rules_data or None)
+    except RulesError as exc:
+        raise ValueError(str(exc)) from None
+    if rated and parsed.to_dict() != Rules(one_device=parsed.one_device).to_dict():
+        raise ValueError(_("A rated match uses the standard rules."))
+    with transaction.atomic():
+        match = Match.objects.create(
+            seat0=seat0, seat1=seat1, rated=rated and not one_device, one_device=one_device,
+            rules=parsed.record_dict(), started_wall=time.time(), rematch_of=rematch_of,
+            balances=[parsed.start_points] * 2,
+        )
+        engine = Engine(parsed)
+        _deal_if_due(match, engine)
+        _save(match, engine, version_before=-1)
+    return match
+
+
+def parse_command(data: Any) -> tuple[int, int, int | None]:
+    """A client command {"action": {...}, "version": n} -> (seat, code, version)."""
+    if not isinstance(data, dict):
+        raise ActionFormatError(_("A command must be a JSON object."))
+    action = data.get("action")
+    if not isinstance(action, dict):
+        raise ActionFormatError(_("A command needs an 'action' object."))
+    version = data.get("version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        raise ActionFormatError(_("'version' must be a whole number."))
+    seat, code = action_from_dict(action)
+    if code >= A.EVENT_BASE:
+        raise ActionFormatError(_("That action cannot be sent."))
+    return seat, code, version
+
+
+def do_command(match_id: Any, user: AbstractBaseUser | None, data: Any,
+               received_wall: float | None = None) -> CommandResult:
+    """Apply one command from ``user``, stamped with its receipt time."""
+    received = time.time() if received_wall is None else received_wall
+    try:
+        seat, code, expected = parse_command(data)
+    except ActionFormatError as exc:
+        return CommandResult(False, "bad_request", str(exc))
+    with transaction.atomic():
+        try:
+            match = Match.objects.select_for_update().get(pk=match_id)
+        except (Match.DoesNotExist, ValueError):
+            return CommandResult(False, "not_found", _("There is no such match."))
+        if seat not in access_match_seats(match, user):
+            return CommandResult(False, "forbidden", _("You cannot act for that seat."),
+                                 match.version)
+        if match.status != Match.Status.ACTIVE:
+            return CommandResult(False, "over", _("The match is over."), match.version)
+        before = match.version
+        engine = load_engine(match)
+        t_us = match_time_us(match, received)
+        _advance_time(match, engine, t_us)
+        if engine.result is not None:
+            _save(match, engine, before)
+            result = engine.result
+            late = result.reason == "time" and result.winner != seat
+            return CommandResult(False, "late" if late else "over",
+                                 _("Too late: the clock had run out.") if late
+                                 else _("The match is over."), match.version)
+        if code not in VERSIONLESS and expected is not None and expected != match.version:
+            _save(match, engine, before)
+            return CommandResult(False, "stale",
+                                 _("The match has moved on; your view has been refreshed."),
+                                 match.version)
+        outcome = engine.apply(seat, code, t_us)
+        if isinstance(outcome, Illegal):
+            _save(match, engine, before)
+            return CommandResult(False, "illegal", _translate_reason(outcome.reason),
+                                 match.version)
+        _append(match, MatchEvent.Kind.ACTION, t_us, seat, action_to_dict(seat, code))
+        _save(match, engine, before)
+        return CommandResult(True, "ok", "", match.version)
+
+
+def do_advance(match_id: Any, now_wall: float | None = None) -> bool:
+    """Let time pass for one match (the deadline task and the beat sweep); True if it changed."""
+    now = time.time() if now_wall is None else now_wall
+    with transaction.atomic():
+        try:
+            match = Match.objects.select_for_update().get(pk=match_id)
+        except Match.DoesNotExist:
+            return False
+        if match.status != Match.Status.ACTIVE:
+            return False
+        before = match.version
+        engine = load_engine(match)
+        _advance_time(match, engine, match_time_us(match, now))
+        _save(match, engine, before)
+        return match.version != before
+
+
+def do_annul(match: Match, reason: str) -> None:
+    """Annul a match (staff action, or an outage): no winner, no rating change."""
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        before = locked.version
+        engine = load_engine(locked)
+        t_us = match_time_us(locked, time.time())
+        if engine.result is None:
+            engine.annul(t_us)
+            _append(locked, MatchEvent.Kind.ANNUL, t_us, payload={"reason": reason})
+        locked.annul_reason = reason[:200]
+        was_finished = locked.status == Match.Status.FINISHED
+        locked.status = Match.Status.ANNULLED
+        locked.winner = None
+        locked.reason = "annulled"
+        if locked.version == before:
+            locked.save()
+        else:
+            _save(locked, engine, before)
+        if was_finished:
+            from .tasks import match_annulled
+
+            transaction.on_commit(lambda: match_annulled(locked.pk))
+
+
+def snapshot(match: Match, seats: list[int]) -> dict[str, Any]:
+    """The view of one connection: a seat, both seats (one device), or a spectator."""
+    engine = load_engine(match)  # a view never advances time: only the writer does
+    return broadcast.connection_message(
+        match.pk, match.version, match.started_wall, broadcast.views_for(match, engine), seats
+    )
+
+
+def _translate_reason(reason: str) -> str:
+    from .reasons import translate
+
+    return translate(reason)
