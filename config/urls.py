@@ -1,8 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as account_views
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("account/", account_views.account, name="account"),
     path("", include("games.urls")),
 ]

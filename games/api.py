@@ -1,0 +1,257 @@
+"""The HTTP JSON API (docs/api.md). Session or ``Authorization: Bearer <token>``.
+
+Thin: each view authenticates, parses, and calls ``lobby``/``services``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import HttpRequest, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from accounts.models import AccessToken
+from accounts.tokens import token_from_header, user_for_token
+
+from . import lobby, services
+from .models import Match
+from .store import export_record
+
+View = Callable[..., JsonResponse]
+
+
+def _error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"ok": False, "code": code, "message": message}, status=status)
+
+
+def _csrf_ok(request: HttpRequest) -> bool:
+    check = CsrfViewMiddleware(lambda r: None)  # type: ignore[arg-type,return-value]
+    return check.process_view(request, lambda r: None, (), {}) is None  # type: ignore[arg-type]
+
+
+def api_view(methods: list[str], session_only: bool = False) -> Callable[[View], View]:
+    """Authenticate by token or session (with CSRF for unsafe methods on the session)."""
+
+    def wrap(view: View) -> View:
+        @csrf_exempt
+        @require_http_methods(methods)
+        @wraps(view)
+        def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+            raw = token_from_header(request.headers.get("Authorization"))
+            user: AbstractBaseUser | None
+            if raw:
+                if session_only:
+                    return _error(403, "forbidden", _("Use the account page for this."))
+                user = user_for_token(raw)
+                if user is None:
+                    return _error(401, "bad_token", _("That access token is not valid."))
+            else:
+                user = request.user if request.user.is_authenticated else None  # type: ignore[assignment]
+                if user is None:
+                    return _error(401, "login_required", _("Log in or send an access token."))
+                if request.method not in ("GET", "HEAD") and not _csrf_ok(request):
+                    return _error(403, "csrf", _("The page is out of date: reload it."))
+            request.api_user = user  # type: ignore[attr-defined]
+            return view(request, *args, **kwargs)
+
+        return inner
+
+    return wrap
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    if not request.body:
+        return {}
+    try:
+        data = json.loads(request.body)
+    except ValueError:
+        raise lobby.LobbyError(_("The request body is not valid JSON.")) from None
+    if not isinstance(data, dict):
+        raise lobby.LobbyError(_("The request body must be a JSON object."))
+    return data
+
+
+def _lobby_call(fn: Callable[[], JsonResponse]) -> JsonResponse:
+    try:
+        return fn()
+    except lobby.LobbyError as exc:
+        return _error(400, "bad_request", str(exc))
+    except ValueError as exc:
+        return _error(400, "bad_request", str(exc))
+
+
+def _match_summary(match: Match) -> dict[str, Any]:
+    return {
+        "id": str(match.pk),
+        "players": [match.seat0.username, match.seat1.username],
+        "rated": match.rated,
+        "one_device": match.one_device,
+        "status": match.status,
+        "winner": match.winner,
+        "reason": match.reason,
+        "balances": match.balances,
+        "url": f"/matches/{match.pk}/",
+    }
+
+
+@api_view(["GET"])
+def me(request: HttpRequest) -> JsonResponse:
+    user = request.api_user  # type: ignore[attr-defined]
+    profile = getattr(user, "profile", None)
+    return JsonResponse({"username": user.username,
+                         "display_name": getattr(profile, "display_name", "") or user.username})
+
+
+@api_view(["GET", "POST"])
+def seeks(request: HttpRequest) -> JsonResponse:
+    user = request.api_user  # type: ignore[attr-defined]
+    if request.method == "GET":
+        return JsonResponse(lobby.open_seeks_for(user))
+
+    def create() -> JsonResponse:
+        data = _body(request)
+        rated = bool(data.get("rated", True))
+        opponent = data.get("opponent")
+        if opponent:
+            seek = lobby.do_challenge(user, str(opponent), rated)
+        else:
+            seek = lobby.do_seek(user, rated)
+        return JsonResponse({"ok": True, "seek": seek.pk}, status=201)
+
+    return _lobby_call(create)
+
+
+@api_view(["POST"])
+def seek_accept(request: HttpRequest, seek_id: int) -> JsonResponse:
+    user = request.api_user  # type: ignore[attr-defined]
+    return _lobby_call(lambda: JsonResponse(
+        {"ok": True, "match": _match_summary(lobby.do_accept(user, seek_id))}, status=201))
+
+
+@api_view(["POST"])
+def seek_cancel(request: HttpRequest, seek_id: int) -> JsonResponse:
+    user = request.api_user  # type: ignore[attr-defined]
+
+    def cancel() -> JsonResponse:
+        lobby.do_cancel(user, seek_id)
+        return JsonResponse({"ok": True})
+
+    return _lobby_call(cancel)
+
+
+@api_view(["GET"])
+def matches(request: HttpRequest) -> JsonResponse:
+    user = request.api_user  # type: ignore[attr-defined]
+    from django.db.models import Q
+
+    qs = Match.objects.filter(Q(seat0=user) | Q(seat1=user)).select_related("seat0", "seat1")
+    status = request.GET.get("status")
+    if status:
+        qs = qs.filter(status=status)
+    return JsonResponse({"matches": [_match_summary(m) for m in qs[:50]]})
+
+
+@api_view(["POST"])
+def play_computer(request: HttpRequest) -> JsonResponse:
+    user = request.api_user  # type: ignore[attr-defined]
+    return _lobby_call(lambda: JsonResponse(
+        {"ok": True, "match": _match_summary(lobby.do_play_computer(user))}, status=201))
+
+
+@api_view(["POST"])
+def one_device(request: HttpRequest) -> JsonResponse:
+    user = request.api_user  # type: ignore[attr-defined]
+    return _lobby_call(lambda: JsonResponse(
+        {"ok": True, "match": _match_summary(lobby.do_one_device(user))}, status=201))
+
+
+def _get_match(match_id: Any) -> Match | None:
+    return Match.objects.select_related("seat0", "seat1").filter(pk=match_id).first()
+
+
+@api_view(["GET"])
+def match_detail(request: HttpRequest, match_id: Any) -> JsonResponse:
+    match = _get_match(match_id)
+    if match is None:
+        return _error(404, "not_found", _("There is no such match."))
+    seats = services.access_match_seats(match, request.api_user)  # type: ignore[attr-defined]
+    return JsonResponse(services.snapshot(match, seats))
+
+
+@api_view(["POST"])
+def match_command(request: HttpRequest, match_id: Any) -> JsonResponse:
+    try:
+        data = json.loads(request.body or b"null")
+    except ValueError:
+        return _error(400, "bad_json", _("The request body is not valid JSON."))
+    result = services.do_command(match_id, request.api_user, data)  # type: ignore[attr-defined]
+    status = {"ok": 200, "not_found": 404, "forbidden": 403}.get(result.code, 409)
+    if result.code == "bad_request":
+        status = 400
+    return JsonResponse(result.as_dict(), status=status)
+
+
+@api_view(["POST"])
+def match_rematch(request: HttpRequest, match_id: Any) -> JsonResponse:
+    match = _get_match(match_id)
+    if match is None:
+        return _error(404, "not_found", _("There is no such match."))
+    user = request.api_user  # type: ignore[attr-defined]
+
+    def rematch() -> JsonResponse:
+        made = lobby.do_rematch(user, match)
+        if isinstance(made, Match):
+            return JsonResponse({"ok": True, "match": _match_summary(made)}, status=201)
+        return JsonResponse({"ok": True, "seek": made.pk}, status=201)
+
+    return _lobby_call(rematch)
+
+
+@api_view(["GET"])
+def match_record(request: HttpRequest, match_id: Any) -> JsonResponse:
+    match = _get_match(match_id)
+    if match is None:
+        return _error(404, "not_found", _("There is no such match."))
+    if match.status == Match.Status.ACTIVE:
+        return _error(409, "running", _("The record is available once the match is over."))
+    response = JsonResponse(export_record(match), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
+    return response
+
+
+@api_view(["GET", "POST"], session_only=True)
+def tokens(request: HttpRequest) -> JsonResponse:
+    user = request.api_user  # type: ignore[attr-defined]
+    if request.method == "GET":
+        rows = AccessToken.objects.filter(user=user, revoked_at__isnull=True)
+        return JsonResponse({"tokens": [
+            {"id": t.pk, "name": t.name, "created_at": t.created_at.isoformat(),
+             "last_used_at": t.last_used_at.isoformat() if t.last_used_at else None}
+            for t in rows]})
+
+    def create() -> JsonResponse:
+        name = str(_body(request).get("name") or "").strip()[:60] or _("token")
+        token, raw = AccessToken.issue(user, name)
+        return JsonResponse({"ok": True, "id": token.pk, "name": token.name, "token": raw},
+                            status=201)
+
+    return _lobby_call(create)
+
+
+@api_view(["POST"], session_only=True)
+def token_revoke(request: HttpRequest, token_id: int) -> JsonResponse:
+    from django.utils import timezone
+
+    user = request.api_user  # type: ignore[attr-defined]
+    count = AccessToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).update(
+        revoked_at=timezone.now())
+    if not count:
+        return _error(404, "not_found", _("There is no such token."))
+    return JsonResponse({"ok": True})
