@@ -18,7 +18,7 @@ run: $(BIN)/.installed
 	PORT=$(PORT) $(BIN)/python manage.py runplatform
 
 test: $(BIN)/.installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m config.testrun
 
 bench: $(BIN)/.installed
 	$(BIN)/python -m bench.engine

@@ -4,6 +4,7 @@ from . import api, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", views.healthz),
     path("rules/", views.rules, name="rules"),
     path("matches/<uuid:match_id>/", views.match_page, name="match"),
     path("api/me", api.me),

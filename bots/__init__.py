@@ -1,0 +1,1 @@
+"""Clients of the public API (the computer player, the load generator, tests)."""
