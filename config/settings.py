@@ -95,7 +95,7 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, so that the live tests' daphne and Celery processes share it.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}
     # Several processes (daphne, the Celery worker and beat) share the file.
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].update(
@@ -154,12 +154,15 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 
 # Redis: channel layer, Celery broker. None until a process is given REDIS_URL.
 REDIS_URL = os.environ.get("REDIS_URL") or None
+# Redis connections per process (platform/channels.md).
+REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # A bounded pool, sized on purpose (platform/channels.md).
+                "hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS}],
                 # See platform/channels.md: the defaults drop group messages under load.
                 "capacity": int(os.environ.get("CHANNELS_CAPACITY", "5000")),
                 "expiry": 30,
@@ -193,8 +196,6 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 5},  # sweeps queued while no worker ran are not all replayed
     },
 }
-# Redis connections per process (platform/channels.md).
-REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))
 
 LOGGING = {
     "version": 1,
