@@ -66,6 +66,8 @@ class MatchConnection:
         self.ws: Any = None
         self.state: JSON | None = None
         self.version = 0
+        self.acted_version = -1  # the state version our last command answered
+        self.awaiting_result = False
         self._ids = itertools.count(1)
 
     async def connect(self) -> None:
@@ -81,21 +83,44 @@ class MatchConnection:
     async def receive(self, timeout: float | None = None) -> JSON:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         message: JSON = json.loads(raw)
-        if message.get("type") == "state" and message.get("version", 0) >= self.version:
+        kind = message.get("type")
+        if kind == "state" and message.get("version", 0) >= self.version:
             self.state = message
             self.version = message["version"]
+        elif kind == "result":
+            self.awaiting_result = False
+            # Whether applied or refused, decide next on a state at least this new:
+            # the server was at this version when it answered.
+            answered = int(message.get("version", 0))
+            self.acted_version = answered - 1
+            if not message.get("ok") or answered > self.version:
+                await self.sync()
         if self.on_message is not None:
             self.on_message(message)
         return message
 
     async def send_command(self, action: JSON, message_id: str | None = None) -> str:
         message_id = message_id or f"c{next(self._ids)}"
+        self.acted_version = self.version
+        self.awaiting_result = True
         await self.ws.send(json.dumps({"type": "command", "action": action,
                                        "version": self.version, "id": message_id}))
         return message_id
 
     async def sync(self) -> None:
         await self.ws.send(json.dumps({"type": "sync"}))
+
+    def view_to_act_on(self) -> JSON | None:
+        """The newest view, if it is newer than what our last command answered.
+
+        Messages queue up while a client thinks; deciding on an older one would
+        answer a position that is gone, so a client decides only on the newest state,
+        once, and not while its previous command is unanswered.
+        """
+        if self.state is None or self.awaiting_result or self.version <= self.acted_version:
+            return None
+        view: JSON | None = self.state.get("view")
+        return view
 
     def my_views(self) -> list[JSON]:
         if self.state is None:

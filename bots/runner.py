@@ -25,11 +25,11 @@ async def play_match(api: Api, match_id: str, think: tuple[float, float] = (0.4,
             except TimeoutError:
                 await conn.sync()
                 continue
-            if message.get("type") != "state":
-                continue
-            view = message["view"]
-            if view.get("result") is not None:
+            if message.get("type") == "state" and message["view"].get("result") is not None:
                 return
+            view = conn.view_to_act_on()
+            if view is None:
+                continue
             action = choose(view)
             if action is None:
                 continue

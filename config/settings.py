@@ -177,6 +177,9 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
+# The ETA scheduler's longest sleep: deadline tasks fire within this of their time
+# (Celery's default of 1 s would make flags up to a second late).
+CELERY_WORKER_TIMER_PRECISION = 0.02
 
 # Deals fixed by tests only: refused outside DEBUG/test runs (see games/deals.py).
 TEST_FIXED_DEALS = env_bool("TEST_FIXED_DEALS", False)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -194,7 +195,7 @@ def do_command(match_id: Any, user: AbstractBaseUser | None, data: Any,
     with transaction.atomic():
         try:
             match = Match.objects.select_for_update().get(pk=match_id)
-        except (Match.DoesNotExist, ValueError):
+        except (Match.DoesNotExist, ValueError, ValidationError):  # no such match, or a bad id
             return CommandResult(False, "not_found", _("There is no such match."))
         if seat not in access_match_seats(match, user):
             return CommandResult(False, "forbidden", _("You cannot act for that seat."),
@@ -233,7 +234,7 @@ def do_advance(match_id: Any, now_wall: float | None = None) -> bool:
     with transaction.atomic():
         try:
             match = Match.objects.select_for_update().get(pk=match_id)
-        except Match.DoesNotExist:
+        except (Match.DoesNotExist, ValueError, ValidationError):
             return False
         if match.status != Match.Status.ACTIVE:
             return False

@@ -98,7 +98,7 @@ def action_from_dict(data: Any) -> tuple[int, int]:
     if not isinstance(data, dict):
         raise ActionFormatError("an action must be an object")
     seat = data.get("seat")
-    if isinstance(seat, bool) or seat not in (0, 1):
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
         raise ActionFormatError(f"seat must be 0 or 1, got {seat!r}")
     kind = data.get("type")
     if kind not in ACTION_TYPES:

@@ -34,12 +34,10 @@ async def play_until(conn: MatchConnection, stop: Any, timeout: float = 60,
             continue
         if log is not None:
             log.append(message)
-        if message.get("type") != "state":
-            continue
-        view = message["view"]
-        if stop(view):
-            return view
-        action = choose(view)
+        if message.get("type") == "state" and stop(message["view"]):
+            return dict(message["view"])
+        view = conn.view_to_act_on()
+        action = choose(view) if view is not None else None
         if action is not None:
             await conn.send_command(action)
 

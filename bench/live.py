@@ -1,0 +1,236 @@
+"""Live load: N concurrent matches played by bot clients over the public websocket API.
+
+    python -m bench.live [--matches 250] [--seconds 60] [--flag-matches 10]
+
+Starts the real stack (two daphne processes, a Celery worker and beat) against
+DATABASE_URL (PostgreSQL; default postgres://postgres@127.0.0.1:5432/bench_sb,
+created if missing) and REDIS_URL (a private Redis when unset), creates the players
+and matches, and lets greedy clients play with random think times (0.5-1.5 s, so
+about one move a second per match). A few matches use a 2 s bank and one silent
+player, to measure how late the flag broadcast arrives after the deadline.
+
+Prints moves per second, p50/p95/p99 latency from a move's send until both players
+received a state that includes it, flag lateness, lost moves and errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bench_sb"
+
+
+def ensure_database(url: str) -> None:
+    if not url.startswith("postgres"):
+        return
+    import psycopg
+
+    base, _, name = url.rpartition("/")
+    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+@dataclass
+class Stats:
+    sends: dict[tuple[str, int], float] = field(default_factory=dict)  # (match, version) -> sent
+    receipts: dict[tuple[str, int], list[float]] = field(default_factory=dict)
+    seen: dict[str, list[list[tuple[int, float]]]] = field(default_factory=dict)
+    ok_moves: list[tuple[str, int, float]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    flag_lateness: list[float] = field(default_factory=list)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+async def player(url: str, token: str, match_id: str, seat_index: int, stats: Stats,
+                 stop_at: float, silent_after: int | None) -> None:
+    from bots.client import Api, MatchConnection
+    from games.spectacular_bid.bot import choose
+
+    conn = MatchConnection(Api(url, token), match_id)
+    seen: list[tuple[int, float]] = []
+    stats.seen.setdefault(match_id, [[], []])[seat_index] = seen
+    pending: dict[str, float] = {}
+    moves = 0
+    deadline_wall: float | None = None
+    try:
+        await conn.connect()
+    except Exception as exc:  # noqa: BLE001 - counted as an error
+        stats.errors.append(f"connect: {exc}")
+        return
+    try:
+        while time.time() < stop_at:
+            try:
+                message = await conn.receive(timeout=max(0.1, min(5.0, stop_at - time.time())))
+            except TimeoutError:
+                continue
+            now = time.time()
+            kind = message.get("type")
+            if kind == "result":
+                sent = pending.pop(message.get("id"), None)
+                if message.get("ok") and sent is not None:
+                    stats.ok_moves.append((match_id, message["version"], sent))
+                elif not message.get("ok") and message.get("code") != "stale":
+                    stats.errors.append(f"{message.get('code')}: {message.get('message')}")
+            elif kind == "error":
+                stats.errors.append(f"error: {message}")
+            elif kind == "state":
+                seen.append((message["version"], now))
+                state_view = message["view"]
+                started_wall = now - message["server_now"]
+                if state_view["clock"]["deadline"] is not None:
+                    deadline_wall = started_wall + state_view["clock"]["deadline"]
+                result = state_view.get("result")
+                if result is not None:
+                    if result["reason"] == "time" and deadline_wall is not None:
+                        stats.flag_lateness.append(now - deadline_wall)
+                    return
+            if silent_after is not None and moves >= silent_after:
+                continue
+            view = conn.view_to_act_on()
+            action = choose(view) if view is not None else None
+            if action is None:
+                continue
+            await asyncio.sleep(random.uniform(0.5, 1.5))
+            pending[await conn.send_command(action)] = time.time()
+            moves += 1
+    finally:
+        await conn.close()
+
+
+def setup(matches: int, flag_matches: int) -> list[tuple[str, str, str, bool]]:
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+
+    from accounts.models import AccessToken
+    from games.services import do_create_match
+
+    call_command("migrate", verbosity=0)
+    tag = f"b{int(time.time())}"
+    rows = []
+    for index in range(matches):
+        users, tokens = [], []
+        for seat in (0, 1):
+            user = User.objects.create_user(f"{tag}_{index}_{seat}")
+            tokens.append(AccessToken.issue(user, "bench")[1])
+            users.append(user)
+        flag = index < flag_matches
+        rules = {"bank_s": 2, "delay_s": 1} if flag else None
+        match = do_create_match(users[0], users[1], rated=False, rules=rules)
+        rows.append((str(match.pk), tokens[0], tokens[1], flag))
+    return rows
+
+
+async def drive(urls: list[str], rows: list[tuple[str, str, str, bool]], stop_at: float,
+                stats: Stats) -> float:
+    tasks = []
+    for index, (match_id, token0, token1, flag) in enumerate(rows):
+        for seat, token in ((0, token0), (1, token1)):
+            url = urls[(index + seat) % len(urls)]  # the two players on different daphnes
+            silent = 2 if flag and seat == 1 else None
+            tasks.append(player(url, token, match_id, seat, stats, stop_at, silent))
+    started = time.time()
+    await asyncio.gather(*tasks)
+    return time.time() - started
+
+
+def analyse(stats: Stats, elapsed: float, stop_at: float) -> dict[str, Any]:
+    latencies = []
+    lost = 0
+    for match_id, version, sent in stats.ok_moves:
+        if sent > stop_at - 2:
+            continue  # too close to the end for both players to have been listening
+        both = stats.seen.get(match_id, [[], []])
+        arrivals = []
+        for seen in both:
+            first = next((t for v, t in seen if v >= version), None)
+            arrivals.append(first)
+        if any(a is None for a in arrivals):
+            lost += 1
+            continue
+        latencies.append(max(arrivals) - sent)  # type: ignore[type-var,arg-type]
+    ms = [x * 1000 for x in latencies]
+    return {
+        "moves": len(stats.ok_moves),
+        "moves_per_second": len(stats.ok_moves) / elapsed if elapsed else 0.0,
+        "p50_ms": percentile(ms, 0.50),
+        "p95_ms": percentile(ms, 0.95),
+        "p99_ms": percentile(ms, 0.99),
+        "flag_p50_ms": percentile([x * 1000 for x in stats.flag_lateness], 0.50),
+        "flag_p99_ms": percentile([x * 1000 for x in stats.flag_lateness], 0.99),
+        "flags": len(stats.flag_lateness),
+        "lost_moves": lost,
+        "errors": len(stats.errors),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=250)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--flag-matches", type=int, default=10)
+    args = parser.parse_args()
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
+    os.environ["OUTAGE_ANNULS"] = "true"
+    ensure_database(os.environ["DATABASE_URL"])
+    sys.path.insert(0, str(ROOT))
+    from config.embedded import ensure_redis_url
+
+    redis_handle = ensure_redis_url()
+    from bench.stack import Stack
+
+    workdir = Path(tempfile.mkdtemp(prefix="bench-live-"))
+    env = dict(os.environ)
+    env.update({"DEBUG": "true", "VAR_DIR": str(workdir), "LOG_LEVEL": "WARNING",
+                "DB_CONN_MAX_AGE": "60"})
+    print(f"setting up {args.matches} matches ...", flush=True)
+    rows = setup(args.matches, args.flag_matches)
+    stack = Stack(env, workdir, web_processes=2)
+    stack.start_web()
+    stack.start_worker()
+    stack.start_beat()
+    stats = Stats()
+    try:
+        stack.wait_ready()
+        stack.wait_worker()
+        print(f"playing for {args.seconds:.0f} s on {stack.urls} ...", flush=True)
+        stop_at = time.time() + args.seconds
+        elapsed = asyncio.run(drive(stack.urls, rows, stop_at, stats))
+    finally:
+        stack.stop()
+        if redis_handle is not None:
+            redis_handle.shutdown()
+    figures = analyse(stats, elapsed, stop_at)
+    print(f"matches: {args.matches} ({2 * args.matches} sockets)")
+    for key, value in figures.items():
+        print(f"{key}: {value:.1f}" if isinstance(value, float) else f"{key}: {value}")
+    if stats.errors:
+        print("first errors:", *stats.errors[:5], sep="\n  ")
+    print(f"logs: {workdir}")
+
+
+if __name__ == "__main__":
+    main()
