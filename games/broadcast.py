@@ -37,8 +37,19 @@ def views_for(match: Match, engine: Engine) -> dict[str, Any]:
             "one_device": match.one_device,
             "status": match.status,
             "annul_reason": match.annul_reason,
+            "winner": match.winner,
+            "reason": match.reason,
+            "rating_changes": _rating_changes(match),
         },
     }
+
+
+def _rating_changes(match: Match) -> list[dict[str, Any]]:
+    if match.rating_seq is None:
+        return []
+    from ratings.services import rating_changes_of
+
+    return rating_changes_of(match)
 
 
 def connection_message(match_id: Any, version: int, started_wall: float,

@@ -44,6 +44,8 @@ class Match(models.Model):
     # The next clock deadline as wall time, for the beat sweep.
     deadline_at = models.FloatField(null=True, blank=True, db_index=True)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL)
+    # The order in which finished rated matches changed ratings (None: never rated).
+    rating_seq = models.PositiveIntegerField(null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["-created_at"]

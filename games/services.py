@@ -120,13 +120,16 @@ def _save(match: Match, engine: Engine, version_before: int) -> None:
             "annulled": Match.Status.ANNULLED,
         }.get(result.reason, Match.Status.FINISHED)
         match.finished_at = timezone.now()
+        if match.status == Match.Status.FINISHED:
+            from ratings.services import apply_match
+
+            apply_match(match)
     deadline = engine.next_deadline_us()
     match.deadline_at = None if deadline is None else wall_time(match, deadline)
     match.save()
     views = broadcast.views_for(match, engine)
     match_id, version, deadline_at = match.pk, match.version, match.deadline_at
     started_wall = match.started_wall
-    finished = match.status == Match.Status.FINISHED
 
     def after_commit() -> None:
         broadcast.send_views(match_id, version, started_wall, views)
@@ -134,10 +137,6 @@ def _save(match: Match, engine: Engine, version_before: int) -> None:
             from .tasks import schedule_deadline
 
             schedule_deadline(match_id, deadline_at)
-        if finished:
-            from .tasks import match_finished
-
-            match_finished(match_id)
 
     transaction.on_commit(after_commit)
 
@@ -256,7 +255,7 @@ def do_annul(match: Match, reason: str) -> None:
             engine.annul(t_us)
             _append(locked, MatchEvent.Kind.ANNUL, t_us, payload={"reason": reason})
         locked.annul_reason = reason[:200]
-        was_finished = locked.status == Match.Status.FINISHED
+        rated_at = locked.rating_seq
         locked.status = Match.Status.ANNULLED
         locked.winner = None
         locked.reason = "annulled"
@@ -264,10 +263,10 @@ def do_annul(match: Match, reason: str) -> None:
             locked.save()
         else:
             _save(locked, engine, before)
-        if was_finished:
-            from .tasks import match_annulled
+        if rated_at is not None:
+            from ratings.services import rebuild_from
 
-            transaction.on_commit(lambda: match_annulled(locked.pk))
+            rebuild_from(rated_at)  # the ratings from that match on, without it
 
 
 def snapshot(match: Match, seats: list[int]) -> dict[str, Any]:

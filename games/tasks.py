@@ -47,10 +47,3 @@ def schedule_deadline(match_id: Any, deadline_wall: float) -> None:
     except Exception:
         log.warning("could not schedule the deadline of %s", match_id, exc_info=True)
 
-
-def match_finished(match_id: Any) -> None:
-    """Hook for ratings (filled in by the ratings work)."""
-
-
-def match_annulled(match_id: Any) -> None:
-    """Hook for ratings: an annulled finished match is taken out of the ratings."""

@@ -32,7 +32,7 @@ Rules
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeAlias
@@ -218,14 +218,18 @@ def update(
 
 def recompute(
     outcomes: Iterable[MatchOutcome],
+    initial: Mapping[RatingKey, PlayerRating] | None = None,
 ) -> tuple[dict[RatingKey, PlayerRating], list[RatingChange]]:
     """Replay match results in order, from everyone at :class:`PlayerRating()`.
+
+    ``initial`` gives the states to start from (a rebuild from a given match on);
+    its players are included in the returned states.
 
     Returns the final state of every ``(game, player)`` that took part in at least
     one counted match, and one :class:`RatingChange` per counted match, in order.
     Matches that do not count (:attr:`MatchOutcome.counts`) are skipped.
     """
-    states: dict[RatingKey, PlayerRating] = {}
+    states: dict[RatingKey, PlayerRating] = dict(initial or {})
     changes: list[RatingChange] = []
     for index, outcome in enumerate(outcomes):
         player_a, player_b = outcome.player_a, outcome.player_b

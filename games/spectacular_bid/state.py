@@ -280,10 +280,10 @@ class Match(GameState):
         if self._result is None and self.clock.running is not None and self.clock.is_late(now_us):
             deadline = self.clock.deadline_us()
             assert deadline is not None
-            seat = self.clock.flag()
-            assert seat is not None
-            self._emit(seat, A.FLAG, deadline)
-            self._finish(Result(1 - seat, "time"), deadline)
+            flagged = self.clock.flag()
+            assert flagged is not None
+            self._emit(flagged, A.FLAG, deadline)
+            self._finish(Result(1 - flagged, "time"), deadline)
 
     def start_hand_now(self, now_us: int) -> list[Step]:
         """Both players count as having pressed Continue at ``now_us``.

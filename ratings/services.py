@@ -1,0 +1,198 @@
+"""Applying rated results, and rebuilding ratings from the match history.
+
+Live updates and rebuilds use the same pure module (``elo``) in the same order
+(``Match.rating_seq``), so a rebuild gives exactly what the live updates gave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+
+from games.models import Match
+
+from . import elo
+from .models import Rating, RatingChange, RatingLedger
+
+GAME = "spectacular-bid"
+
+
+def _score_a(match: Match) -> float:
+    """Seat 0's score; a match only counts when it has a winner."""
+    return 1.0 if match.winner == 0 else 0.0
+
+
+def counts(match: Match) -> bool:
+    return (
+        match.rated
+        and match.status == Match.Status.FINISHED
+        and match.winner is not None
+        and match.seat0_id != match.seat1_id
+    )
+
+
+def _lock_ledger() -> RatingLedger:
+    RatingLedger.objects.get_or_create(pk=1)
+    return RatingLedger.objects.select_for_update().get(pk=1)
+
+
+def _state(row: Rating) -> elo.PlayerRating:
+    return elo.PlayerRating(rating=row.rating, games=row.games, reached_2400=row.reached_2400)
+
+
+def apply_match(match: Match) -> list[RatingChange]:
+    """Rate one finished match now (inside the writer's transaction)."""
+    if not counts(match) or match.rating_seq is not None:
+        return []
+    ledger = _lock_ledger()
+    ledger.last_seq += 1
+    ledger.save(update_fields=["last_seq"])
+    seq = ledger.last_seq
+    rows = []
+    for user_id in (match.seat0_id, match.seat1_id):
+        Rating.objects.get_or_create(user_id=user_id, game=match.game)
+        rows.append(Rating.objects.select_for_update().get(user_id=user_id, game=match.game))
+    after_a, after_b, _, _ = elo.update(_state(rows[0]), _state(rows[1]), _score_a(match))
+    changes = []
+    for seat, (row, after) in enumerate(zip(rows, (after_a, after_b), strict=True)):
+        won = match.winner == seat
+        changes.append(RatingChange(
+            match=match, user_id=row.user_id, game=match.game, seq=seq, before=row.rating,
+            after=after.rating, games_after=after.games, reached_2400_after=after.reached_2400,
+            won=won))
+        row.rating, row.games, row.reached_2400 = after.rating, after.games, after.reached_2400
+        row.wins += int(won)
+        row.save()
+    RatingChange.objects.bulk_create(changes)
+    match.rating_seq = seq
+    Match.objects.filter(pk=match.pk).update(rating_seq=seq)
+    return changes
+
+
+def rating_changes_of(match: Match) -> list[dict[str, Any]]:
+    return [
+        {"user": change.user.username, "before": change.before, "after": change.after,
+         "delta": change.delta}
+        for change in RatingChange.objects.filter(match=match).select_related("user")
+        .order_by("pk")
+    ]
+
+
+def _outcomes(matches: Iterable[tuple[Any, ...]]) -> list[elo.MatchOutcome]:
+    return [
+        elo.MatchOutcome(game=game, player_a=seat0, player_b=seat1,
+                         score_a=1.0 if winner == 0 else 0.0)
+        for (_pk, _seq, game, seat0, seat1, winner) in matches
+    ]
+
+
+@transaction.atomic
+def rebuild_from(seq: int = 0) -> int:
+    """Rebuild every rating change from rated match ``seq`` on; returns matches replayed.
+
+    Ratings before ``seq`` stand; from there on, the counted matches are replayed in
+    their order. ``seq=0`` rebuilds everything (``manage.py recompute_ratings``).
+    """
+    _lock_ledger()
+    later = RatingChange.objects.filter(seq__gte=seq)
+    affected = set(later.values_list("game", "user_id"))
+    later.delete()
+    initial: dict[elo.RatingKey, elo.PlayerRating] = {}
+    wins: dict[elo.RatingKey, int] = {}
+    if seq > 0:
+        # Each player's state as of just before ``seq``: their last change before it.
+        for change in (RatingChange.objects.filter(seq__lt=seq)
+                       .order_by("user_id", "game", "-seq")
+                       .distinct("user_id", "game") if _supports_distinct_on()
+                       else _last_changes_before(seq)):
+            initial[(change.game, change.user_id)] = elo.PlayerRating(
+                rating=change.after, games=change.games_after,
+                reached_2400=change.reached_2400_after)
+        for user_id, game, count in _wins_before(seq):
+            wins[(game, user_id)] = count
+    rows = list(
+        Match.objects.filter(rating_seq__gte=max(seq, 1), rated=True,
+                             status=Match.Status.FINISHED, winner__isnull=False)
+        .order_by("rating_seq")
+        .values_list("pk", "rating_seq", "game", "seat0_id", "seat1_id", "winner")
+    )
+    # Matches that no longer count (annulled) lose their place in the order.
+    Match.objects.filter(rating_seq__gte=max(seq, 1)).exclude(
+        pk__in=[r[0] for r in rows]).update(rating_seq=None)
+    states, changes = elo.recompute(_outcomes(rows), initial=initial)
+    new_rows: list[RatingChange] = []
+    for change in changes:
+        pk, match_seq, _game, _a, _b, winner = rows[change.index]
+        for user_id, before, after, won in (
+            (change.player_a, change.before_a, change.after_a, winner == 0),
+            (change.player_b, change.before_b, change.after_b, winner == 1),
+        ):
+            new_rows.append(RatingChange(
+                match_id=pk, user_id=user_id, game=change.game, seq=match_seq,
+                before=before.rating, after=after.rating, games_after=after.games,
+                reached_2400_after=after.reached_2400, won=won))
+            if won:
+                wins[(change.game, user_id)] = wins.get((change.game, user_id), 0) + 1
+    RatingChange.objects.bulk_create(new_rows, batch_size=5000)
+    _write_ratings(states, wins, reset=None if seq == 0 else affected)
+    return len(rows)
+
+
+def _write_ratings(states: dict[elo.RatingKey, elo.PlayerRating],
+                   wins: dict[elo.RatingKey, int], reset: set[elo.RatingKey] | None) -> None:
+    """Store the rebuilt states; rows in ``reset`` (None: all) without a state start over."""
+    existing = {(r.game, r.user_id): r for r in Rating.objects.all()}
+    to_update, to_create = [], []
+    for key, row in existing.items():
+        state = states.get(key)
+        if state is None:
+            if reset is not None and key not in reset:
+                continue
+            state = elo.PlayerRating()
+        row.rating, row.games, row.reached_2400 = state.rating, state.games, state.reached_2400
+        row.wins = wins.get(key, 0)
+        to_update.append(row)
+    for key, state in states.items():
+        if key not in existing:
+            to_create.append(Rating(user_id=key[1], game=key[0], rating=state.rating,
+                                    games=state.games, reached_2400=state.reached_2400,
+                                    wins=wins.get(key, 0)))
+    Rating.objects.bulk_update(to_update, ["rating", "games", "reached_2400", "wins"],
+                               batch_size=5000)
+    Rating.objects.bulk_create(to_create, batch_size=5000)
+
+
+def _supports_distinct_on() -> bool:
+    from django.db import connection
+
+    return bool(connection.features.can_distinct_on_fields)
+
+
+def _last_changes_before(seq: int) -> list[RatingChange]:
+    latest: dict[tuple[int, str], RatingChange] = {}
+    for change in RatingChange.objects.filter(seq__lt=seq).order_by("seq"):
+        latest[(change.user_id, change.game)] = change
+    return list(latest.values())
+
+
+def _wins_before(seq: int) -> list[tuple[int, str, int]]:
+    from django.db.models import Count
+
+    return [
+        (row["user_id"], row["game"], row["n"])
+        for row in RatingChange.objects.filter(seq__lt=seq, won=True)
+        .values("user_id", "game").annotate(n=Count("id"))
+    ]
+
+
+def snapshot() -> dict[tuple[int, str], tuple[int, int, bool, int]]:
+    """Every rating as (rating, games, reached_2400, wins): to compare live and rebuilt."""
+    return {(r.user_id, r.game): (r.rating, r.games, r.reached_2400, r.wins)
+            for r in Rating.objects.all()}
+
+
+def changes_snapshot() -> list[tuple[int, int, int, int, int]]:
+    return list(RatingChange.objects.order_by("seq", "user_id")
+                .values_list("seq", "match_id", "user_id", "before", "after"))
