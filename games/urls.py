@@ -1,12 +1,20 @@
 from django.urls import path
 
-from . import api, views
+from . import api, pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz),
     path("rules/", views.rules, name="rules"),
     path("matches/<uuid:match_id>/", views.match_page, name="match"),
+    path("matches/<uuid:match_id>/replay/", pages.replay_page, name="replay"),
+    path("replay/", pages.replay_upload_page, name="replay_upload"),
+    path("leaderboard/", pages.leaderboard, name="leaderboard"),
+    path("history/", pages.history_all, name="history"),
+    path("players/<str:username>/", pages.profile, name="profile"),
+    path("players/<str:username>/history/", pages.history_player, name="player_history"),
+    path("api/matches/<uuid:match_id>/frames", pages.match_frames),
+    path("api/replay", pages.replay_upload),
     path("api/me", api.me),
     path("api/seeks", api.seeks),
     path("api/seeks/<int:seek_id>/accept", api.seek_accept),

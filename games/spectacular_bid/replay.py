@@ -7,6 +7,7 @@ when an action was illegal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,19 +46,25 @@ def _action_entry(hand: int, seat: int | None, code: int, forced: bool, points: 
     return entry
 
 
-def replay(record: Record) -> Replay:
+def replay(record: Record,
+           observer: Callable[[Match, list[dict[str, Any]]], None] | None = None) -> Replay:
+    """Replay ``record``; ``observer`` sees the match after each group of actions applied."""
     match = Match(record.rules)
     result = Replay(match)
 
     def take(hand: int, steps: list[Step], pending: list[tuple[int | None, int]]) -> None:
+        added = []
         for step in steps:
             if step.action >= A.EVENT_BASE:
                 continue  # time events (a hand starting on its own, a flag) are not actions
-            result.actions.append(
-                _action_entry(hand, step.seat, step.action, step.forced, step.points, step.scores)
-            )
+            entry = _action_entry(hand, step.seat, step.action, step.forced, step.points,
+                                  step.scores)
+            result.actions.append(entry)
+            added.append(entry)
             if step.forced:
                 pending.append((step.seat, step.action))
+        if observer is not None and added:
+            observer(match, added)
 
     for h, hand in enumerate(record.hands):
         if match.result is not None:
@@ -72,8 +79,13 @@ def replay(record: Record) -> Replay:
             if match.result is not None:
                 result.error = {"hand": h, "index": i, "reason": "the match is over"}
                 return result
-            if i == 0 and action.code != A.CONTINUE and match.phase == CONTINUE:
-                # No Start/Continue recorded: the hand starts at its first action.
+            if (
+                i == 0
+                and action.code not in (A.CONTINUE, A.RESIGN, A.ABORT)
+                and match.phase == CONTINUE
+            ):
+                # No Start/Continue recorded: the hand starts at its first action (a resign
+                # or an abort before the hand started does not start it).
                 take(h, match.start_hand_now(action.t_us), pending)
             else:
                 # Time first: a grace period that ran out, a clock at its deadline.
