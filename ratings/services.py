@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Q
 
 from games.models import Match
 
@@ -97,8 +98,15 @@ def rebuild_from(seq: int = 0) -> int:
     """
     _lock_ledger()
     later = RatingChange.objects.filter(seq__gte=seq)
-    affected = set(later.values_list("game", "user_id"))
-    later.delete()
+    affected: set[elo.RatingKey] = set()
+    if seq == 0 and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            # Deferred foreign-key checks of this transaction must run before a TRUNCATE.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute(f"TRUNCATE {RatingChange._meta.db_table}")
+    else:
+        affected = set(later.values_list("game", "user_id"))
+        later.delete()
     initial: dict[elo.RatingKey, elo.PlayerRating] = {}
     wins: dict[elo.RatingKey, int] = {}
     if seq > 0:
@@ -112,32 +120,49 @@ def rebuild_from(seq: int = 0) -> int:
                 reached_2400=change.reached_2400_after)
         for user_id, game, count in _wins_before(seq):
             wins[(game, user_id)] = count
+    still_counts = Q(rated=True, status=Match.Status.FINISHED, winner__isnull=False)
+    # Matches that no longer count (annulled) lose their place in the order.
+    Match.objects.filter(rating_seq__gte=max(seq, 1)).exclude(still_counts).update(
+        rating_seq=None)
     rows = list(
-        Match.objects.filter(rating_seq__gte=max(seq, 1), rated=True,
-                             status=Match.Status.FINISHED, winner__isnull=False)
+        Match.objects.filter(still_counts, rating_seq__gte=max(seq, 1))
         .order_by("rating_seq")
         .values_list("pk", "rating_seq", "game", "seat0_id", "seat1_id", "winner")
     )
-    # Matches that no longer count (annulled) lose their place in the order.
-    Match.objects.filter(rating_seq__gte=max(seq, 1)).exclude(
-        pk__in=[r[0] for r in rows]).update(rating_seq=None)
     states, changes = elo.recompute(_outcomes(rows), initial=initial)
-    new_rows: list[RatingChange] = []
+    new_rows: list[tuple[Any, ...]] = []
     for change in changes:
         pk, match_seq, _game, _a, _b, winner = rows[change.index]
         for user_id, before, after, won in (
             (change.player_a, change.before_a, change.after_a, winner == 0),
             (change.player_b, change.before_b, change.after_b, winner == 1),
         ):
-            new_rows.append(RatingChange(
-                match_id=pk, user_id=user_id, game=change.game, seq=match_seq,
-                before=before.rating, after=after.rating, games_after=after.games,
-                reached_2400_after=after.reached_2400, won=won))
+            new_rows.append((pk, user_id, change.game, match_seq, before.rating, after.rating,
+                             after.games, after.reached_2400, won))
             if won:
                 wins[(change.game, user_id)] = wins.get((change.game, user_id), 0) + 1
-    RatingChange.objects.bulk_create(new_rows, batch_size=5000)
+    _insert_changes(new_rows)
     _write_ratings(states, wins, reset=None if seq == 0 else affected)
     return len(rows)
+
+
+CHANGE_COLUMNS = ("match_id", "user_id", "game", "seq", "before", "after", "games_after",
+                  "reached_2400_after", "won")
+
+
+def _insert_changes(rows: list[tuple[Any, ...]]) -> None:
+    """Insert rating changes: COPY on PostgreSQL (a rebuild writes hundreds of thousands)."""
+    if connection.vendor == "postgresql":
+        columns = ", ".join(CHANGE_COLUMNS)
+        with connection.cursor() as cursor:
+            raw = cursor.cursor
+            with raw.copy(f"COPY {RatingChange._meta.db_table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        return
+    RatingChange.objects.bulk_create(
+        [RatingChange(**dict(zip(CHANGE_COLUMNS, row, strict=True))) for row in rows],
+        batch_size=2000)
 
 
 def _write_ratings(states: dict[elo.RatingKey, elo.PlayerRating],
@@ -159,8 +184,16 @@ def _write_ratings(states: dict[elo.RatingKey, elo.PlayerRating],
             to_create.append(Rating(user_id=key[1], game=key[0], rating=state.rating,
                                     games=state.games, reached_2400=state.reached_2400,
                                     wins=wins.get(key, 0)))
-    Rating.objects.bulk_update(to_update, ["rating", "games", "reached_2400", "wins"],
-                               batch_size=5000)
+    if connection.vendor == "postgresql":
+        # One prepared UPDATE sent in a pipeline: far faster than bulk_update's CASE.
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {Rating._meta.db_table} SET rating = %s, games = %s, "
+                "reached_2400 = %s, wins = %s WHERE id = %s",
+                [(r.rating, r.games, r.reached_2400, r.wins, r.pk) for r in to_update])
+    else:
+        Rating.objects.bulk_update(to_update, ["rating", "games", "reached_2400", "wins"],
+                                   batch_size=500)
     Rating.objects.bulk_create(to_create, batch_size=5000)
 
 
