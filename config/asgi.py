@@ -4,9 +4,11 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.asgi import get_asgi_application
 
-django_asgi_app = get_asgi_application()
+# daphne serves /static/ itself, so `make run` needs nothing else (platform/README.md).
+django_asgi_app = ASGIStaticFilesHandler(get_asgi_application())
 
 from config.routing import build_application  # noqa: E402
 from games.heartbeat import start_web_heartbeat  # noqa: E402

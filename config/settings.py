@@ -118,7 +118,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # Accounts (django-allauth): e-mail verification, rate limits on.
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = False  # a link in the mail
 if env_bool("ACCOUNT_RATE_LIMITS_OFF", False):
     ACCOUNT_RATE_LIMITS = False  # test runs only; allauth's defaults apply otherwise
 LOGIN_REDIRECT_URL = "/"

@@ -6,6 +6,7 @@ from accounts import views as account_views
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("account/", account_views.account, name="account"),
     path("", include("games.urls")),
 ]
