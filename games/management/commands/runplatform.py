@@ -39,12 +39,14 @@ class Command(BaseCommand):
         for index in range(options["web_processes"]):
             port = options["port"] + index
             commands.append((f"web:{port}", [py, "-m", "daphne", "-b", options["host"], "-p",
-                                             str(port), "config.asgi:application"]))
+                                             str(port), "--access-log",
+                                             os.path.join(var, f"access-{port}.log"),
+                                             "config.asgi:application"]))
         commands.append(("worker", [py, "-m", "celery", "-A", "config", "worker", "--loglevel",
-                                    "INFO", "--concurrency", "2", "--hostname",
+                                    "WARNING", "--concurrency", "2", "--hostname",
                                     f"worker-{os.getpid()}@%h"]))
         commands.append(("beat", [py, "-m", "celery", "-A", "config", "beat", "--loglevel",
-                                  "INFO", "--schedule", os.path.join(var, "celerybeat-schedule")]))
+                                  "WARNING", "--schedule", os.path.join(var, "celerybeat-schedule")]))
         # The computer player is a client of the public API, like any bot.
         commands.append(("bot", [py, "manage.py", "runbot", "--url",
                                  f"http://127.0.0.1:{options['port']}"]))
