@@ -46,6 +46,17 @@ def _action_entry(hand: int, seat: int | None, code: int, forced: bool, points: 
     return entry
 
 
+def _listed_forced(pending: list[tuple[int | None, int]], seat: int, code: int) -> bool:
+    """Whether the record's action is a forced one the engine already applied.
+
+    Each forced action may be listed or omitted: those before it are dropped too.
+    """
+    if (seat, code) not in pending:
+        return False
+    del pending[: pending.index((seat, code)) + 1]
+    return True
+
+
 def replay(record: Record,
            observer: Callable[[Match, list[dict[str, Any]]], None] | None = None) -> Replay:
     """Replay ``record``; ``observer`` sees the match after each group of actions applied."""
@@ -76,6 +87,8 @@ def replay(record: Record,
         match.deal(hand.deal)
         pending: list[tuple[int | None, int]] = []
         for i, action in enumerate(hand.actions):
+            if _listed_forced(pending, action.seat, action.code):
+                continue  # e.g. the passes that blocked a hand, after it ended the match
             if match.result is not None:
                 result.error = {"hand": h, "index": i, "reason": "the match is over"}
                 return result
@@ -92,8 +105,7 @@ def replay(record: Record,
                 take(h, match.advance(action.t_us), pending)
                 if match.result is not None:
                     continue  # it arrived at or after the deadline: lost on time, not applied
-            if pending and pending[0] == (action.seat, action.code):
-                pending.pop(0)  # a forced action the record lists; already applied
+            if _listed_forced(pending, action.seat, action.code):
                 continue
             pending.clear()
             outcome = match.apply(action.seat, action.code, action.t_us)

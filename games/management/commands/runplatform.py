@@ -45,8 +45,9 @@ class Command(BaseCommand):
         commands.append(("worker", [py, "-m", "celery", "-A", "config", "worker", "--loglevel",
                                     "WARNING", "--concurrency", "2", "--hostname",
                                     f"worker-{os.getpid()}@%h"]))
+        schedule = os.path.join(var, "celerybeat-schedule")
         commands.append(("beat", [py, "-m", "celery", "-A", "config", "beat", "--loglevel",
-                                  "WARNING", "--schedule", os.path.join(var, "celerybeat-schedule")]))
+                                  "WARNING", "--schedule", schedule]))
         # The computer player is a client of the public API, like any bot.
         commands.append(("bot", [py, "manage.py", "runbot", "--url",
                                  f"http://127.0.0.1:{options['port']}"]))
