@@ -259,6 +259,8 @@ def do_annul(match: Match, reason: str) -> None:
         locked.status = Match.Status.ANNULLED
         locked.winner = None
         locked.reason = "annulled"
+        if locked.finished_at is None:  # an active match: _save sets it only for active ones
+            locked.finished_at = timezone.now()
         if locked.version == before:
             locked.save()
         else:

@@ -8,7 +8,7 @@ number, so the same inputs always give the same match.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.dominoes.board import Board
 from games.dominoes.tiles import (
@@ -72,6 +72,10 @@ class HandSummary:
     # Both hands as they stood when the hand ended (shown once it is settled).
     final_hands: tuple[int, int] | None = None
     opener: int | None = None
+    # The hand's final position, kept so a client sees the last move after the next deal.
+    final_board: Board | None = field(default=None, compare=False)
+    final_moves: list[Step] | None = field(default=None, compare=False)
+    winner: int | None = None  # who played out, or the lower hand of a blocked hand
 
 
 @dataclass(slots=True)
@@ -571,6 +575,7 @@ class Match(GameState):
         if self.balances[1 - seat] == 0:
             self._finish(Result(seat, "points"), now_us)
         elif not self.hand_masks[seat]:
+            self.hands_summary[-1].winner = seat
             self._end_hand(DOMINO, now_us)
             self.next_jockey = seat
         else:
@@ -609,13 +614,14 @@ class Match(GameState):
         if sums[0] == sums[1]:
             return None
         winner = 0 if sums[0] < sums[1] else 1
+        summary.winner = winner
         summary.settlement = self._pay(1 - winner, winner, round_to_five(sums[1 - winner]))
         return winner
 
     def _end_hand(self, how: str, now_us: int) -> None:
         summary = self.hands_summary[-1]
         summary.end = how
-        summary.final_hands = (self.hand_masks[0], self.hand_masks[1])
+        self._keep_final_position(summary)
         self.clock.running = None
         self.phase = DEAL
         self.settled_us = now_us
@@ -626,9 +632,14 @@ class Match(GameState):
             self.hands_summary[-1].end = MATCH_OVER
         self._close_match(now_us)
 
+    def _keep_final_position(self, summary: HandSummary) -> None:
+        summary.final_hands = (self.hand_masks[0], self.hand_masks[1])
+        summary.final_board = self.board
+        summary.final_moves = self.moves
+
     def _close_match(self, now_us: int) -> None:
         if self.hands_summary and self.hands_summary[-1].final_hands is None and self.phase != DEAL:
-            self.hands_summary[-1].final_hands = (self.hand_masks[0], self.hand_masks[1])
+            self._keep_final_position(self.hands_summary[-1])
         self.clock.running = None
         self.awaiting_reveal = None
         self.phase = OVER

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.dominoes.board import PORT_NAMES
+from games.dominoes.board import PORT_NAMES, Board
 from games.dominoes.tiles import tile_name, tiles_in
 
 from . import actions as A
@@ -37,8 +37,7 @@ def _public_move(seat: int | None, code: int, forced: bool, points: int) -> JSON
     return move
 
 
-def _board(match: Match) -> JSON:
-    board = match.board
+def _board(board: Board) -> JSON:
     return {
         "tiles": [
             {
@@ -69,18 +68,24 @@ def _clock(match: Match) -> JSON:
     }
 
 
-def _hand_summary(match: Match, index: int) -> JSON:
+def _hand_summary(match: Match, index: int, with_position: bool) -> JSON:
     summary = match.hands_summary[index]
     data: JSON = {
         "hand": index,
         "end": summary.end,
         "jockey": summary.jockey,
         "opener": summary.opener,
+        "winner": summary.winner,
         "sums": list(summary.sums) if summary.sums is not None else None,
         "settlement": summary.settlement,
     }
     if summary.final_hands is not None:
         data["hands"] = [_tiles(summary.final_hands[0]), _tiles(summary.final_hands[1])]
+        if with_position and summary.final_board is not None:
+            # The settled hand's last position (public now): the board and its moves.
+            data["board"] = _board(summary.final_board)
+            data["moves"] = [_public_move(m.seat, m.action, m.forced, m.points)
+                             for m in summary.final_moves or []]
     return data
 
 
@@ -106,7 +111,7 @@ def build_view(match: Match, seat: int | None) -> JSON:
     }
     if match.hand_no >= 0:
         view["jockey"] = match.jockey
-        view["board"] = _board(match)
+        view["board"] = _board(match.board)
         view["moves"] = [_public_move(m.seat, m.action, m.forced, m.points) for m in match.moves]
         view["hand_counts"] = [m.bit_count() for m in match.hand_masks]
         view["boneyard_count"] = match.boneyard_left()
@@ -121,7 +126,10 @@ def build_view(match: Match, seat: int | None) -> JSON:
             if match.drawn_tile >= 0 and match.turn == seat:
                 view["must_play"] = tile_name(match.drawn_tile)
         # A hand's tiles become public once it is settled (final_hands is set then).
-        view["hands"] = [_hand_summary(match, i) for i in range(len(match.hands_summary))]
+        settled = [i for i, s in enumerate(match.hands_summary) if s.final_hands is not None]
+        latest = settled[-1] if settled else -1
+        view["hands"] = [_hand_summary(match, i, with_position=i == latest)
+                         for i in range(len(match.hands_summary))]
     # Only the seat's own legal moves; a spectator has none.
     view["legal"] = (
         [A.action_to_dict(seat, code) for code in match.legal_actions(seat)]
