@@ -119,10 +119,11 @@ def seeks(request: HttpRequest) -> JsonResponse:
         data = _body(request)
         rated = bool(data.get("rated", True))
         opponent = data.get("opponent")
+        rules = data.get("rules")
         if opponent:
-            seek = lobby.do_challenge(user, str(opponent), rated)
+            seek = lobby.do_challenge(user, str(opponent), rated, rules)
         else:
-            seek = lobby.do_seek(user, rated)
+            seek = lobby.do_seek(user, rated, rules)
         return JsonResponse({"ok": True, "seek": seek.pk}, status=201)
 
     return _lobby_call(create)

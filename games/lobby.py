@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
+from games.spectacular_bid.rules import Rules, RulesError
 
 from .models import Match, Seek
 from .services import do_create_match
@@ -41,17 +44,35 @@ def _opponent(username: str, me: AbstractBaseUser) -> AbstractBaseUser:
     return opponent
 
 
-def do_challenge(me: AbstractBaseUser, username: str, rated: bool) -> Seek:
+def check_table_rules(rated: bool, rules: Any) -> dict[str, Any]:
+    """Casual tables may change the numbers; rated ones use the standard rules."""
+    if not rules:
+        return {}
+    try:
+        parsed = Rules.from_dict(rules)
+    except RulesError as exc:
+        raise LobbyError(str(exc)) from None
+    if parsed.one_device:
+        raise LobbyError(_("Start a one-device game from the lobby instead."))
+    if rated and parsed != Rules():
+        raise LobbyError(_("A rated match uses the standard rules."))
+    return parsed.record_dict()
+
+
+def do_challenge(me: AbstractBaseUser, username: str, rated: bool,
+                 rules: Any = None) -> Seek:
     opponent = _opponent(username, me)
     if opponent.username == BOT_USERNAME:
         raise LobbyError(_("Use 'Play the computer' to play the computer."))
-    return Seek.objects.create(creator=me, opponent=opponent, rated=rated)
+    return Seek.objects.create(creator=me, opponent=opponent, rated=rated,
+                               rules=check_table_rules(rated, rules))
 
 
-def do_seek(me: AbstractBaseUser, rated: bool) -> Seek:
+def do_seek(me: AbstractBaseUser, rated: bool, rules: Any = None) -> Seek:
+    table = check_table_rules(rated, rules)
     existing = Seek.objects.filter(creator=me, opponent__isnull=True, status=Seek.Status.OPEN,
-                                   rated=rated).first()
-    return existing or Seek.objects.create(creator=me, rated=rated)
+                                   rated=rated, rules=table).first()
+    return existing or Seek.objects.create(creator=me, rated=rated, rules=table)
 
 
 def do_accept(me: AbstractBaseUser, seek_id: int) -> Match:
@@ -114,6 +135,7 @@ def open_seeks_for(me: AbstractBaseUser) -> dict[str, list[dict[str, object]]]:
             "creator": seek.creator.username,
             "opponent": seek.opponent.username if seek.opponent else None,
             "rated": seek.rated,
+            "rules": seek.rules,
             "mine": seek.creator_id == me.pk,
         }
 
