@@ -84,6 +84,9 @@ class MatchConnection:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         message: JSON = json.loads(raw)
         kind = message.get("type")
+        if kind == "error" and message.get("code") == "rate_limited":
+            self.awaiting_result = False  # the command was dropped: decide again
+            self.acted_version = -1
         if kind == "state" and message.get("version", 0) >= self.version:
             self.state = message
             self.version = message["version"]
@@ -93,8 +96,8 @@ class MatchConnection:
             # the server was at this version when it answered.
             answered = int(message.get("version", 0))
             self.acted_version = answered - 1
-            if not message.get("ok") or answered > self.version:
-                await self.sync()
+            if not message.get("ok"):
+                await self.sync()  # the state that answers it may never come otherwise
         if self.on_message is not None:
             self.on_message(message)
         return message

@@ -163,7 +163,10 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # A bounded pool, sized on purpose (platform/channels.md).
-                "hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS}],
+                # socket_timeout above channels-redis's 5 s blocking receive: redis-py's
+                # 5 s default would end every socket after 5 quiet seconds.
+                "hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS,
+                           "socket_timeout": 30}],
                 # See platform/channels.md: the defaults drop group messages under load.
                 "capacity": int(os.environ.get("CHANNELS_CAPACITY", "5000")),
                 "expiry": 30,

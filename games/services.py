@@ -22,6 +22,7 @@ from games.engine.protocol import Illegal, Step
 from games.spectacular_bid import actions as A
 from games.spectacular_bid.actions import ActionFormatError, action_from_dict, action_to_dict
 from games.spectacular_bid.rules import Rules, RulesError
+from games.spectacular_bid.state import CONTINUE
 from games.spectacular_bid.state import Match as Engine
 
 from . import broadcast, heartbeat
@@ -90,6 +91,18 @@ def _deal_if_due(match: Match, engine: Engine) -> None:
 
 def _advance_time(match: Match, engine: Engine, t_us: int) -> list[Step]:
     """Let time pass up to ``t_us``; a flag that an outage caused annuls instead (§7)."""
+    steps: list[Step] = []
+    if engine.phase == CONTINUE and engine.result is None:
+        # A grace period that ran out starts the clocks at its end. Take that step on
+        # its own, so that the outage check below sees the clock period that follows.
+        grace_end = engine.next_deadline_us()
+        if grace_end is not None and t_us >= grace_end:
+            steps = engine.advance(grace_end)
+            _append(match, MatchEvent.Kind.TIME, grace_end)
+    return steps + _advance_clock(match, engine, t_us)
+
+
+def _advance_clock(match: Match, engine: Engine, t_us: int) -> list[Step]:
     deadline = engine.clock.deadline_us()
     if deadline is not None and t_us >= deadline and engine.result is None:
         started = wall_time(match, engine.clock.started_us)
@@ -104,9 +117,9 @@ def _advance_time(match: Match, engine: Engine, t_us: int) -> list[Step]:
     return steps
 
 
-def _save(match: Match, engine: Engine, version_before: int) -> None:
+def _save(match: Match, engine: Engine, version_before: int, force: bool = False) -> None:
     """Persist the engine and the columns the pages query; broadcast after commit."""
-    if match.version == version_before:
+    if match.version == version_before and not force:
         return
     _deal_if_due(match, engine)
     save_engine(match, engine)
@@ -251,7 +264,7 @@ def do_annul(match: Match, reason: str) -> None:
         before = locked.version
         engine = load_engine(locked)
         t_us = match_time_us(locked, time.time())
-        if engine.result is None:
+        if engine.result is None or engine.result.reason != "annulled":
             engine.annul(t_us)
             _append(locked, MatchEvent.Kind.ANNUL, t_us, payload={"reason": reason})
         locked.annul_reason = reason[:200]
@@ -261,10 +274,7 @@ def do_annul(match: Match, reason: str) -> None:
         locked.reason = "annulled"
         if locked.finished_at is None:  # an active match: _save sets it only for active ones
             locked.finished_at = timezone.now()
-        if locked.version == before:
-            locked.save()
-        else:
-            _save(locked, engine, before)
+        _save(locked, engine, before, force=True)  # players see the annulment at once
         if rated_at is not None:
             from ratings.services import rebuild_from
 

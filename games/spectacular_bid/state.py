@@ -328,13 +328,17 @@ class Match(GameState):
             self._steps = []
 
     def annul(self, now_us: int) -> list[Step]:
-        """The service could not keep time reliably: no winner, no rating change (§7)."""
+        """No winner, no rating change (§7): the service could not keep time reliably,
+        or staff annulled the match, also after it ended."""
         steps: list[Step] = []
-        if self._result is None:
-            self._steps = steps
-            self._emit(None, A.ANNUL, now_us)
-            self._finish(Result(None, "annulled"), now_us)
-            self._steps = []
+        if self._result is not None:
+            if self._result.reason != "annulled":
+                self._result = Result(None, "annulled")
+            return steps
+        self._steps = steps
+        self._emit(None, A.ANNUL, now_us)
+        self._finish(Result(None, "annulled"), now_us)
+        self._steps = []
         return steps
 
     def _check(self, seat: int, action: int) -> str | None:
