@@ -215,8 +215,9 @@ def match_rematch(request: HttpRequest, match_id: Any) -> JsonResponse:
     return _lobby_call(rematch)
 
 
-@api_view(["GET"])
+@require_http_methods(["GET"])
 def match_record(request: HttpRequest, match_id: Any) -> JsonResponse:
+    """Public once the match is over, like its replay: every tile is public then."""
     match = _get_match(match_id)
     if match is None:
         return _error(404, "not_found", _("There is no such match."))

@@ -11,7 +11,6 @@ from django.db.models import Q, QuerySet
 
 from .models import Match
 
-RESULTS = ("win", "loss", "draw")  # from the viewed player's side; "draw": no winner
 
 
 @dataclass(frozen=True)

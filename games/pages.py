@@ -95,7 +95,10 @@ def match_frames(request: HttpRequest, match_id: Any) -> JsonResponse:
         return JsonResponse({"ok": False, "code": "running",
                              "message": _("The replay is available once the match is over.")},
                             status=409)
-    return JsonResponse(frames(parse(export_record(match))))
+    data = frames(parse(export_record(match)))
+    if match.status == Match.Status.ANNULLED:
+        data["result"] = {"winner": None, "reason": "annulled"}  # records cannot say it
+    return JsonResponse(data)
 
 
 @require_POST

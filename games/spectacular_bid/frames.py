@@ -18,13 +18,11 @@ from .view import build_view
 JSON = dict[str, Any]
 
 
-def _frame(match: Match, entry: JSON) -> JSON:
+def _position(match: Match) -> JSON:
     public = build_view(match, None)
     return {
-        "action": entry,
         "hand_no": match.hand_no,
         "phase": public["phase"],
-        "balances": entry["balances"],
         "banks": [us_to_seconds(b) for b in match.clock.banks_us],
         "board": public.get("board"),
         "hands": [[tile_name(t) for t in tiles_in(mask)] for mask in match.hand_masks],
@@ -36,12 +34,29 @@ def _frame(match: Match, entry: JSON) -> JSON:
 def frames(record: Record) -> JSON:
     """Everything the viewer draws, step by step, and the balance of each hand's end."""
     steps: list[JSON] = []
+    before: JSON | None = None
 
     def observe(match: Match, entries: list[JSON]) -> None:
+        # The engine reports a group at once: an action and what it forced. The board
+        # and hands change only with a placement (or a draw, always alone), so entries
+        # before the group's placement show the position from before the group.
+        nonlocal before
+        after = _position(match)
+        placed = False
         for entry in entries:
-            steps.append(_frame(match, entry))
+            placed = placed or entry["type"] in ("play", "draw")
+            shown = after if placed or before is None else before
+            steps.append({"action": entry, **shown, "balances": entry["balances"]})
+        before = after
 
     rep = replay(record, observer=observe)
+    result = rep.match.result
+    if result is not None and result.reason == "time" and result.winner is not None and steps:
+        # A loss on time is not an action: give it a frame of its own, banks at the end.
+        loser = 1 - result.winner
+        flag = {"hand": rep.match.hand_no, "seat": loser, "type": "flag", "points": 0,
+                "balances": list(rep.match.balances)}
+        steps.append({"action": flag, **_position(rep.match), "balances": flag["balances"]})
     summary = report(rep)
     per_hand = [[record.rules.start_points, record.rules.start_points]]
     for hand in range(len(summary["hands"])):
