@@ -12,7 +12,6 @@ from django.db.models import Q, QuerySet
 from .models import Match
 
 
-
 @dataclass(frozen=True)
 class HistoryFilter:
     player: Any | None = None  # a user: only their matches

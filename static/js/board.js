@@ -24,6 +24,9 @@
  *     showValues:   true                   small badges with the value of every open
  *                   place that is not highlighted.
  *     minView:      [width, height]        smallest viewBox (user units; a tile is 40x80).
+ *     labels:       {...}                  screen-reader strings (format strings with
+ *                   {placeholders}); see DEFAULT_LABELS for the keys and the English
+ *                   defaults. Missing keys keep their default.
  *   Returns the layout (see layoutBoard) for callers that want positions.
  *
  * renderHand(svgOrContainer, tiles, options) -> SVGSVGElement
@@ -35,6 +38,7 @@
  *                  omit it to treat every tile as playable.
  *     onTileClick: (tile) => void    called with "a-b" when a playable tile is clicked
  *                  (or activated with Enter/Space).
+ *     labels:      {...}             screen-reader strings, as for renderBoard.
  *
  * layoutBoard(board) -> {tiles, places, bounds, strained}
  *   The geometry only (no DOM): every tile's cell rectangle, centre, angle and drawn
@@ -42,7 +46,8 @@
  *
  * Accessibility: every tile element has data-tile="a-b" and aria-label="tile a-b";
  * every clickable place has data-target, data-port, role="button", tabindex="0" and an
- * aria-label; clickable hand tiles have role="button".
+ * aria-label; clickable hand tiles have role="button". The labels are English unless
+ * the caller passes translated ones (options.labels).
  *
  * Geometry (user units: a tile is 40 x 80, one half a 40 x 40 square):
  * - The board is drawn from the spinner when there is one, else from the opening tile,
@@ -72,6 +77,39 @@ export { tileSvg } from "./tiles.js";
 const S = TILE_SHORT; // one half of a tile: an S x S square
 const L = TILE_LONG; // a tile is S x L
 const EPS = 0.5;
+
+/**
+ * Screen-reader strings: format strings whose {placeholders} are filled in here.
+ * A translated set may be passed as options.labels (any key left out keeps its default).
+ */
+export const DEFAULT_LABELS = Object.freeze({
+  board: "Board: {n} tiles, ends count {sum}", // {n} >= 2
+  board_one: "Board: {n} tile, ends count {sum}",
+  board_empty: "Board: empty",
+  tile: "tile {tile}",
+  tile_spinner: "{label} (spinner)", // {label}: the tile's label so far
+  tile_last: "{label} (last played)",
+  place: "play on tile {target}, {port} (matches {value})",
+  opening: "play the opening tile",
+  hand: "Hand: {n} tiles",
+  hand_one: "Hand: {n} tile",
+  port_high: "high",
+  port_low: "low",
+  port_line_a: "line a",
+  port_line_b: "line b",
+  port_branch_a: "branch a",
+  port_branch_b: "branch b",
+});
+
+function labelsOf(options) {
+  const given = options && options.labels;
+  return given ? { ...DEFAULT_LABELS, ...given } : DEFAULT_LABELS;
+}
+
+/** Fill the {placeholders} of a format string. */
+function fillLabel(format, params) {
+  return String(format).replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
 
 const DEFAULT_XMAX = 10 * S; // soft half-width of the playing area, from the root tile
 const DEFAULT_YMAX = 6 * S; // soft half-height
@@ -606,6 +644,13 @@ function text(x, y, value, cls) {
   return t;
 }
 
+function tileLabel(labels, tile, spinner, last) {
+  let label = fillLabel(labels.tile, { tile });
+  if (spinner) label = fillLabel(labels.tile_spinner, { label, tile });
+  if (last) label = fillLabel(labels.tile_last, { label, tile });
+  return label;
+}
+
 /** Draw `board` into `svg` (see the top of this file). */
 export function renderBoard(svg, board, options = {}) {
   const { highlight = [], onPlaceClick = null, lastTile = null, showValues = true } = options;
@@ -615,11 +660,13 @@ export function renderBoard(svg, board, options = {}) {
   const layout = layoutBoard(board);
   const tileCount = layout.tiles.length;
   svg.setAttribute("role", "group");
+  const labels = labelsOf(options);
+  const sum = board?.ends_sum ?? 0;
   svg.setAttribute(
     "aria-label",
     tileCount
-      ? `Board: ${tileCount} tile${tileCount === 1 ? "" : "s"}, ends count ${board?.ends_sum ?? 0}`
-      : "Board: empty",
+      ? fillLabel(tileCount === 1 ? labels.board_one : labels.board, { n: tileCount, sum })
+      : labels.board_empty,
   );
 
   const wanted = new Set(
@@ -647,7 +694,7 @@ export function renderBoard(svg, board, options = {}) {
       ends: t.ends,
       fill: face,
       className: classes.join(" "),
-      label: `tile ${t.tile}${t.spinner ? " (spinner)" : ""}${t.tile === last ? " (last played)" : ""}`,
+      label: tileLabel(labels, t.tile, t.spinner, t.tile === last),
     });
     tilesLayer.appendChild(el);
   }
@@ -663,7 +710,11 @@ export function renderBoard(svg, board, options = {}) {
         "data-target": p.target,
         "data-port": p.port,
         "data-value": p.value,
-        "aria-label": `play on tile ${p.target}, ${p.port.replace("_", " ")} (matches ${p.value})`,
+        "aria-label": fillLabel(labels.place, {
+          target: p.target,
+          port: labels[`port_${p.port}`] ?? p.port.replace("_", " "),
+          value: p.value,
+        }),
       });
       if (p.tight) {
         // Only a small marker fits there.
@@ -692,7 +743,7 @@ export function renderBoard(svg, board, options = {}) {
       tabindex: 0,
       "data-target": "",
       "data-port": "",
-      "aria-label": "play the opening tile",
+      "aria-label": labels.opening,
     });
     g.appendChild(cellRect(rect, 2.5, { class: "fives-ghost", rx: 6, ry: 6 }));
     g.appendChild(text(0, 0, "+", "fives-ghost-value"));
@@ -724,7 +775,8 @@ export function renderHand(target, tiles, options = {}) {
   clear(svg);
   svg.classList.add("fives-hand");
   svg.setAttribute("role", "group");
-  svg.setAttribute("aria-label", `Hand: ${tiles.length} tile${tiles.length === 1 ? "" : "s"}`);
+  const labels = labelsOf(options);
+  svg.setAttribute("aria-label", fillLabel(tiles.length === 1 ? labels.hand_one : labels.hand, { n: tiles.length }));
 
   const face = addDefs(svg);
   const sel = selected ? tileName(selected) : null;
@@ -757,6 +809,7 @@ export function renderHand(target, tiles, options = {}) {
       fill: face,
       className: classes.join(" "),
       role: ok && onTileClick ? "button" : "img",
+      label: tileLabel(labels, name, false, false),
     });
     if (!ok) {
       el.setAttribute("aria-disabled", "true");

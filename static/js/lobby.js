@@ -133,6 +133,60 @@
     });
   }
 
+  // The standard table (games/spectacular_bid/rules.py): rows show what differs from it.
+  var STANDARD_RULES = {
+    start_points: 150, bank_s: 120, delay_s: 10, min_bid: 15, bid_step: 5,
+    jockey_discount: 15, grace_s: 60, one_device: false,
+  };
+
+  /* Badges for a seek's non-standard table rules (nothing for the standard ones). */
+  function rulesBadges(rules) {
+    var out = [];
+    if (!rules || typeof rules !== "object") return out;
+    var others = [];
+    Object.keys(rules).forEach(function (key) {
+      if (!Object.prototype.hasOwnProperty.call(STANDARD_RULES, key)) return;
+      if (rules[key] === STANDARD_RULES[key]) return;
+      if (key === "start_points") {
+        out.push(el("span", {
+          className: "badge badge--rules",
+          "data-testid": "rules-start-points",
+          title: T.start_points_title,
+          text: fmt(T.start_points, { n: rules[key] }),
+        }));
+      } else {
+        others.push(key + " = " + rules[key]);
+      }
+    });
+    if (others.length) {
+      out.push(el("span", {
+        className: "badge badge--rules",
+        "data-testid": "rules-custom",
+        title: others.join(", "),
+        text: T.custom_rules,
+      }));
+    }
+    return out;
+  }
+
+  /* The rules a form asks for: {start_points} for a casual game that does not use 150. */
+  function tableRules(ratedSelect, pointsSelect) {
+    if (ratedSelect.value === "rated" || !pointsSelect) return null;
+    var points = Number(pointsSelect.value);
+    if (!points || points === STANDARD_RULES.start_points) return null;
+    return { start_points: points };
+  }
+
+  /* The starting-points choice is shown for casual games only. */
+  function linkPoints(ratedSelect, pointsSelect) {
+    var field = pointsSelect && pointsSelect.closest(".field");
+    if (!field) return;
+    function sync() { field.hidden = ratedSelect.value === "rated"; }
+    ratedSelect.addEventListener("change", sync);
+    window.addEventListener("pageshow", sync); // a form restored by the browser
+    sync();
+  }
+
   var globalError = document.getElementById("lobby-error");
   var globalNotice = document.getElementById("lobby-notice");
   var live = document.getElementById("live");
@@ -177,7 +231,7 @@
     var who = seek.mine
       ? el("span", { className: "row__who", text: seek.creator + " (" + T.you + ")" })
       : el("span", { className: "row__who", text: seek.creator });
-    var main = el("div", { className: "row__main" }, [who, kindBadge(seek.rated)]);
+    var main = el("div", { className: "row__main" }, [who, kindBadge(seek.rated)].concat(rulesBadges(seek.rules)));
     if (seek.mine) main.appendChild(el("span", { className: "row__meta", text: T.your_seek }));
     var actions = el("div", { className: "row__actions" }, [
       seek.mine
@@ -191,7 +245,7 @@
     var main = el("div", { className: "row__main" }, [
       el("span", { className: "row__who", text: fmt(T.challenge_from, { name: seek.creator }) }),
       kindBadge(seek.rated),
-    ]);
+    ].concat(rulesBadges(seek.rules)));
     var actions = el("div", { className: "row__actions" }, [
       actionButton("accept", seek.id, T.accept, ""),
       actionButton("cancel", seek.id, T.decline, "btn--danger"),
@@ -203,7 +257,7 @@
     var main = el("div", { className: "row__main" }, [
       el("span", { className: "row__who", text: fmt(T.challenge_to, { name: seek.opponent || "" }) }),
       kindBadge(seek.rated),
-    ]);
+    ].concat(rulesBadges(seek.rules)));
     var actions = el("div", { className: "row__actions" }, [
       actionButton("cancel", seek.id, T.cancel, "btn--danger"),
     ]);
@@ -308,6 +362,8 @@
   var challengeName = document.getElementById("challenge-name");
   var challengeRated = document.getElementById("challenge-rated");
   var challengeFeedback = document.getElementById("challenge-feedback");
+  var challengePoints = document.getElementById("challenge-points");
+  linkPoints(challengeRated, challengePoints);
   challengeForm.addEventListener("submit", function (event) {
     event.preventDefault();
     var name = challengeName.value.trim();
@@ -319,7 +375,10 @@
     var btn = challengeForm.querySelector("[type=submit]");
     busy(btn, true);
     show(challengeFeedback, "");
-    api("POST", "/api/seeks", { opponent: name, rated: challengeRated.value === "rated" })
+    var challenge = { opponent: name, rated: challengeRated.value === "rated" };
+    var challengeRules = tableRules(challengeRated, challengePoints);
+    if (challengeRules) challenge.rules = challengeRules;
+    api("POST", "/api/seeks", challenge)
       .then(function () {
         show(challengeFeedback, fmt(T.challenge_sent, { name: name }), "ok");
         challengeName.value = "";
@@ -339,12 +398,17 @@
   var seekForm = document.getElementById("seek-form");
   var seekRated = document.getElementById("seek-rated");
   var seekFeedback = document.getElementById("seek-feedback");
+  var seekPoints = document.getElementById("seek-points");
+  linkPoints(seekRated, seekPoints);
   seekForm.addEventListener("submit", function (event) {
     event.preventDefault();
     var btn = seekForm.querySelector("[type=submit]");
     busy(btn, true);
     show(seekFeedback, "");
-    api("POST", "/api/seeks", { rated: seekRated.value === "rated" })
+    var seek = { rated: seekRated.value === "rated" };
+    var seekRules = tableRules(seekRated, seekPoints);
+    if (seekRules) seek.rules = seekRules;
+    api("POST", "/api/seeks", seek)
       .then(function () {
         show(seekFeedback, T.seek_posted, "ok");
         poll();

@@ -31,6 +31,10 @@ if (i18nEl) {
   for (const el of scope.querySelectorAll("[data-k]")) STR[el.dataset.k] = el.textContent.trim();
 }
 
+/** The board's screen-reader labels (board.js fills their {placeholders}). */
+const LABELS = {};
+for (const [key, value] of Object.entries(STR)) if (key.startsWith("lbl_")) LABELS[key.slice(4)] = value;
+
 /** A translated string with {placeholders} filled in. */
 function t(key, params = {}) {
   const s = STR[key] ?? key;
@@ -84,6 +88,10 @@ const el = {
   settleTitle: $("settlement-title"),
   settleText: $("settlement-text"),
   settleHands: $("settlement-hands"),
+  settleBoardWrap: $("settlement-board-wrap"),
+  settleBoard: $("settlement-board"),
+  settleToasts: $("settlement-toasts"),
+  settleLast: $("settlement-last"),
   log: $("move-log"),
   logEmpty: $("log-empty"),
   btnAbort: $("btn-abort"),
@@ -358,14 +366,14 @@ function onState(m) {
 function announce(prev, c) {
   const pub = c.pub;
   const moves = Array.isArray(pub.moves) ? pub.moves : [];
-  if (S.seenHand === pub.hand_no && prev) {
-    for (const mv of moves.slice(S.seenMoves)) {
-      if (mv.type === "play" && mv.points > 0) {
-        toast(t("toast_points", { name: nameOf(mv.seat), points: mv.points }), mv.seat);
-      } else if (mv.type === "accept" && mv.points > 0) {
-        toast(t("toast_paid", { name: nameOf(other(mv.seat)), points: mv.points }), other(mv.seat));
-      }
-    }
+  if (prev && S.seenHand === pub.hand_no) {
+    toastMoves(moves.slice(S.seenMoves), el.toasts);
+  } else if (prev && S.seenHand != null) {
+    // The hand we were following is settled and the next one is dealt: its last moves
+    // (the final placement and its points) come with the settled hand, over its board.
+    const hands = Array.isArray(pub.hands) ? pub.hands : [];
+    const settled = hands.find((h) => h.hand === S.seenHand && Array.isArray(h.moves));
+    if (settled) toastMoves(settled.moves.slice(S.seenMoves), el.settleToasts);
   }
   S.seenHand = pub.hand_no;
   S.seenMoves = moves.length;
@@ -384,6 +392,16 @@ function announce(prev, c) {
     }
   }
   if (bal) S.balances = bal.slice();
+}
+
+function toastMoves(moves, where) {
+  for (const mv of moves) {
+    if (mv.type === "play" && mv.points > 0) {
+      toast(t("toast_points", { name: nameOf(mv.seat), points: mv.points }), mv.seat, where);
+    } else if (mv.type === "accept" && mv.points > 0) {
+      toast(t("toast_paid", { name: nameOf(other(mv.seat)), points: mv.points }), other(mv.seat), where);
+    }
+  }
 }
 
 // ------------------------------------------------------------------------------ actions
@@ -734,6 +752,7 @@ function renderBoardArea(c) {
     highlight,
     onPlaceClick: highlight.length ? onPlaceClick : null,
     lastTile: lastPlayedTile(pub),
+    labels: LABELS,
   });
   el.board.parentElement.classList.toggle("is-empty", !(board.tiles && board.tiles.length) && !highlight.length);
   const sum = board.ends_sum ?? 0;
@@ -775,6 +794,7 @@ function renderHandArea(c, over) {
       selected: S.selected,
       playable,
       onTileClick: playable.length ? onTileClick : null,
+      labels: LABELS,
     });
     const canDraw = hasLegal(mine, "draw");
     el.btnDraw.hidden = !(pub.board && pub.board.tiles && pub.board.tiles.length);
@@ -784,7 +804,7 @@ function renderHandArea(c, over) {
     el.btnOpen.disabled = !!S.pending;
     el.handArea.classList.add("active");
   } else {
-    renderHand(el.hand, tiles, {});
+    renderHand(el.hand, tiles, { labels: LABELS });
     el.handArea.classList.remove("active");
   }
   el.handHint.textContent = "";
@@ -878,7 +898,10 @@ function renderContinue(c, over) {
   el.contText.textContent = text;
 }
 
-/** The hand whose settlement is shown: the previous hand between hands, the last one at the end. */
+/**
+ * The hand whose settlement is shown: the hand just settled, between hands (phase
+ * continue or deal after a hand), and the last hand played once the match is over.
+ */
 function settledHand(c, over) {
   const pub = c.pub;
   const hands = Array.isArray(pub.hands) ? pub.hands : [];
@@ -886,7 +909,29 @@ function settledHand(c, over) {
     for (let i = hands.length - 1; i >= 0; i--) if (hands[i].hands) return hands[i];
     return null;
   }
-  if (pub.phase === "continue" && pub.hand_no > 0) return hands[pub.hand_no - 1] || null;
+  // In "continue" the next hand is dealt already (none before the first hand); in
+  // "deal" it is not yet.
+  let index = null;
+  if (pub.phase === "continue" && pub.hand_no > 0) index = pub.hand_no - 1;
+  else if (pub.phase === "deal" && pub.hand_no >= 0) index = pub.hand_no;
+  if (index == null) return null;
+  return hands.find((h) => h.hand === index && h.hands) || null;
+}
+
+/** Who won the hand: the server's `winner`, else (older views) who has no tiles left. */
+function handWinner(h) {
+  if (h.winner === 0 || h.winner === 1) return h.winner;
+  if (h.end === "domino" && Array.isArray(h.hands)) {
+    const out = h.hands.findIndex((x) => x.length === 0);
+    if (out >= 0) return out;
+  }
+  if (h.end === "blocked" && Array.isArray(h.sums) && h.sums[0] !== h.sums[1]) return h.sums[0] < h.sums[1] ? 0 : 1;
+  return null;
+}
+
+/** The last move of the hand that belongs to the game (not continue / reveal). */
+function lastGameMove(moves) {
+  for (let i = moves.length - 1; i >= 0; i--) if (moveText(moves[i])) return moves[i];
   return null;
 }
 
@@ -894,24 +939,37 @@ function renderSettlement(c, over) {
   const h = settledHand(c, over);
   el.settlement.hidden = !h;
   if (!h) return;
+  el.settlement.dataset.hand = String(h.hand);
   el.settleTitle.textContent = t("settle_title", { n: h.hand + 1 });
   const revealed = Array.isArray(h.hands) ? h.hands : null;
+  const winner = handWinner(h);
+  el.settlement.dataset.winner = winner == null ? "" : String(winner);
+  el.settlement.dataset.end = h.end || "";
   let text = "";
   if (h.end === "domino") {
-    const out = revealed ? revealed.findIndex((x) => x.length === 0) : -1;
-    const seat = out >= 0 ? out : c.pub.jockey;
+    const seat = winner != null ? winner : c.pub.jockey;
     text = over ? t("settle_domino_short", { name: nameOf(seat) }) : t("settle_domino", { name: nameOf(seat) });
-  } else if (h.end === "blocked" && Array.isArray(h.sums)) {
+  } else if ((h.end === "blocked" || h.end === "match_over") && Array.isArray(h.sums)) {
+    // A blocked hand (its settlement may have ended the match too).
     const [s0, s1] = h.sums;
     const params = { name0: nameOf(0), sum0: s0, name1: nameOf(1), sum1: s1 };
     text =
-      s0 === s1
+      winner == null
         ? t("settle_blocked_tie", params)
-        : t("settle_blocked", { ...params, winner: nameOf(s0 < s1 ? 0 : 1), points: h.settlement ?? 0 });
+        : t("settle_blocked", { ...params, winner: nameOf(winner), points: h.settlement ?? 0 });
   } else if (h.end === "match_over") {
-    text = t("settle_match_over");
+    const r = c.pub.result;
+    const moves = Array.isArray(h.moves) ? h.moves : [];
+    const last = lastGameMove(moves);
+    // The match ended on a score: say who took the last points.
+    const scorer = last && last.type === "play" && last.points > 0 ? last.seat : null;
+    text =
+      scorer != null && r && r.reason === "points" && r.winner === scorer
+        ? t("settle_match_over_winner", { name: nameOf(scorer) })
+        : t("settle_match_over");
   }
   el.settleText.textContent = text;
+  renderSettledBoard(h);
   const key = JSON.stringify([h.hand, revealed, h.sums]);
   if (el.settleHands.dataset.key === key) return;
   el.settleHands.dataset.key = key;
@@ -934,9 +992,54 @@ function renderSettlement(c, over) {
     who.append(dot, nm, tot);
     const tilesBox = document.createElement("div");
     tilesBox.className = "reveal-tiles";
-    if (revealed[seat].length) renderHand(tilesBox, revealed[seat], {});
+    if (revealed[seat].length) renderHand(tilesBox, revealed[seat], { labels: LABELS });
     row.append(who, tilesBox);
     el.settleHands.appendChild(row);
+  }
+}
+
+/** The settled hand's final board (a small drawing) and its last move with its points. */
+function renderSettledBoard(h) {
+  const board = h.board && Array.isArray(h.board.tiles) && h.board.tiles.length ? h.board : null;
+  el.settleBoardWrap.hidden = !board;
+  if (!board) {
+    el.settleBoard.textContent = "";
+    delete el.settleBoardWrap.dataset.key;
+    return;
+  }
+  const moves = Array.isArray(h.moves) ? h.moves : [];
+  const key = JSON.stringify([h.hand, board.tiles.length, moves.length]);
+  if (el.settleBoardWrap.dataset.key === key) return;
+  el.settleBoardWrap.dataset.key = key;
+  renderBoard(el.settleBoard, board, {
+    lastTile: lastPlayedTile(h),
+    showValues: false,
+    minView: [6 * 40, 3 * 40],
+    labels: LABELS,
+  });
+  // A box of the drawing's own shape (within reason): no wide felt around a short line.
+  const vb = el.settleBoard.viewBox && el.settleBoard.viewBox.baseVal;
+  if (vb && vb.width > 0 && vb.height > 0) {
+    const ratio = Math.min(3, Math.max(1.25, vb.width / vb.height));
+    el.settleBoard.style.aspectRatio = ratio.toFixed(3);
+  }
+  const last = lastGameMove(moves);
+  el.settleLast.hidden = !last;
+  el.settleLast.textContent = "";
+  if (!last) return;
+  const dot = document.createElement("span");
+  dot.className = `seat-dot seat-${last.seat}`;
+  dot.setAttribute("aria-hidden", "true");
+  const span = document.createElement("span");
+  span.className = "move-text";
+  span.textContent = t("settle_last", { move: moveText(last) });
+  el.settleLast.append(dot, span);
+  if (last.type === "play" && last.points > 0) {
+    const pts = document.createElement("span");
+    pts.className = "move-points";
+    pts.dataset.testid = "settlement-points";
+    pts.textContent = `+${last.points}`;
+    el.settleLast.appendChild(pts);
   }
 }
 
