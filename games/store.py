@@ -20,7 +20,7 @@ from games.spectacular_bid.state import Match as Engine
 
 from .models import Match, MatchEvent
 
-STATE_FORMAT = 1  # bump when the engine's attributes change: old caches are rebuilt
+STATE_FORMAT = 2  # bump when the engine's attributes change: old caches are rebuilt
 
 
 def rules_of(match: Match) -> Rules:

@@ -172,6 +172,9 @@ class Player:
                 self.page.click("form[action='/accounts/login/'] button[type=submit]")
             cookies = {c["name"] for c in self.context.cookies()}
             assert "sessionid" in cookies, f"{user} could not log in"
+            # Leave the lobby: it opens new matches by itself, which would interrupt the
+            # test's own requests and navigation.
+            self.page.goto(base + "/rules/")
 
     def api(self, method: str, path: str, body: Any = None) -> Any:
         return self.page.evaluate(
