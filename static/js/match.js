@@ -1071,8 +1071,32 @@ function renderResult(c, over) {
   el.result.dataset.reason = r.reason || header.status || "";
   el.resultTitle.textContent = title;
   el.resultText.textContent = text.trim();
+  renderRatingChanges(header.rating_changes || []);
   el.result.classList.toggle("won", ROLE === "player" && r.winner === SEATS[0]);
   el.btnRematch.hidden = ROLE === "spectator";
+}
+
+function renderRatingChanges(changes) {
+  // A rated result shows both players' rating change (the server sends them once rated).
+  let list = document.getElementById("rating-changes");
+  if (!list) {
+    list = document.createElement("ul");
+    list.id = "rating-changes";
+    list.className = "rating-changes";
+    list.dataset.testid = "rating-changes";
+    el.resultText.after(list);
+  }
+  list.replaceChildren(...changes.map((change) => {
+    const item = document.createElement("li");
+    const sign = change.delta > 0 ? "+" : change.delta < 0 ? "\u2212" : "\u00b1";
+    item.textContent = t("rating_change", {
+      name: change.user, before: change.before, after: change.after,
+      delta: `${sign}${Math.abs(change.delta)}`,
+    });
+    item.classList.add(change.delta >= 0 ? "up" : "down");
+    return item;
+  }));
+  list.hidden = changes.length === 0;
 }
 
 function moveText(mv) {
