@@ -204,7 +204,9 @@ def main() -> None:
 
     workdir = Path(tempfile.mkdtemp(prefix="bench-live-"))
     env = dict(os.environ)
-    env.update({"DEBUG": "true", "VAR_DIR": str(workdir), "LOG_LEVEL": "WARNING",
+    # Production settings: DEBUG off (Django then keeps no query log).
+    env.update({"DEBUG": "false", "SECRET_KEY": "bench-only-secret", "VAR_DIR": str(workdir),
+                "LOG_LEVEL": "WARNING",
                 "DB_CONN_MAX_AGE": "60"})
     print(f"setting up {args.matches} matches ...", flush=True)
     rows = setup(args.matches, args.flag_matches)

@@ -110,8 +110,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if not self.seats:
                 await self.error("forbidden", _("Spectators cannot act in a match."))
                 return
-            result = await database_sync_to_async(services.do_command)(
-                self.match_id, self.scope.get("user"), data, received)
+            outbox = broadcast.start_outbox()
+            try:
+                result = await database_sync_to_async(services.do_command)(
+                    self.match_id, self.scope.get("user"), data, received)
+            finally:
+                await broadcast.flush_outbox(outbox)
             reply = {"type": "result", "id": data.get("id"), **result.as_dict()}
             await self.send_json(reply)
             if result.code in ("stale", "late"):

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -74,6 +74,16 @@ def wall_time(match: Match, t_us: int) -> float:
 
 
 # ------------------------------------------------------------------ helpers
+
+def _locked(match_id: Any) -> Match:
+    """The match row, locked until the transaction ends (the one writer per match)."""
+    query = Match.objects.select_related("seat0", "seat1")
+    if connection.features.has_select_for_update_of:
+        query = query.select_for_update(of=("self",))  # lock the match, not its players
+    else:
+        query = query.select_for_update()
+    return query.get(pk=match_id)
+
 
 def _append(match: Match, kind: str, t_us: int, seat: int | None = None,
             payload: dict[str, Any] | None = None) -> None:
@@ -139,7 +149,10 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
             apply_match(match)
     deadline = engine.next_deadline_us()
     match.deadline_at = None if deadline is None else wall_time(match, deadline)
-    match.save()
+    match.save(update_fields=[
+        "state", "balances", "version", "winner", "reason", "status", "finished_at",
+        "deadline_at", "annul_reason", "rating_seq",
+    ] if version_before >= 0 else None)
     views = broadcast.views_for(match, engine)
     match_id, version, deadline_at = match.pk, match.version, match.deadline_at
     started_wall = match.started_wall
@@ -206,7 +219,7 @@ def do_command(match_id: Any, user: AbstractBaseUser | None, data: Any,
         return CommandResult(False, "bad_request", str(exc))
     with transaction.atomic():
         try:
-            match = Match.objects.select_for_update().get(pk=match_id)
+            match = _locked(match_id)
         except (Match.DoesNotExist, ValueError, ValidationError):  # no such match, or a bad id
             return CommandResult(False, "not_found", _("There is no such match."))
         if seat not in access_match_seats(match, user):
@@ -245,7 +258,7 @@ def do_advance(match_id: Any, now_wall: float | None = None) -> bool:
     now = time.time() if now_wall is None else now_wall
     with transaction.atomic():
         try:
-            match = Match.objects.select_for_update().get(pk=match_id)
+            match = _locked(match_id)
         except (Match.DoesNotExist, ValueError, ValidationError):
             return False
         if match.status != Match.Status.ACTIVE:
@@ -260,7 +273,7 @@ def do_advance(match_id: Any, now_wall: float | None = None) -> bool:
 def do_annul(match: Match, reason: str) -> None:
     """Annul a match (staff action, or an outage): no winner, no rating change."""
     with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+        locked = _locked(match.pk)
         before = locked.version
         engine = load_engine(locked)
         t_us = match_time_us(locked, time.time())

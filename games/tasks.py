@@ -20,7 +20,14 @@ log = logging.getLogger(__name__)
 
 @shared_task(name="games.tasks.check_deadline", ignore_result=True)
 def check_deadline(match_id: str) -> None:
-    services.do_advance(match_id)
+    deadline = (Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE)
+                .values_list("deadline_at", flat=True).first())
+    if deadline is not None and deadline <= time.time():
+        services.do_advance(match_id)
+        deadline = (Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE)
+                    .values_list("deadline_at", flat=True).first())
+    if deadline is not None:
+        schedule_deadline(match_id, deadline)  # the clock moved on: re-arm for it
 
 
 @shared_task(name="games.tasks.sweep_overdue", ignore_result=True)
@@ -40,7 +47,25 @@ def sweep_overdue() -> int:
 
 
 def schedule_deadline(match_id: Any, deadline_wall: float) -> None:
-    """Ask a worker to look at the match at its deadline (plus a hair, so it has passed)."""
+    """Make sure a task will look at the match at its deadline.
+
+    Most moves push the deadline later, so one pending task per match is enough: when
+    it fires early it re-arms itself for the new deadline. A new task is sent only when
+    none is pending or the new deadline comes before the pending one (Redis remembers
+    the earliest pending time).
+    """
+    from .heartbeat import redis_client
+
+    key = f"deadline-task:{match_id}"
+    try:
+        client = redis_client()
+        pending = client.get(key)
+        now = time.time()
+        if pending is not None and now < float(pending) <= deadline_wall + 0.001:
+            return
+        client.set(key, f"{deadline_wall:.6f}", ex=max(1, int(deadline_wall - now) + 60))
+    except Exception:
+        log.warning("deadline bookkeeping unavailable", exc_info=True)
     eta = datetime.fromtimestamp(deadline_wall + 0.001, tz=UTC)
     try:
         check_deadline.apply_async((str(match_id),), eta=eta)

@@ -637,6 +637,8 @@ class Match(GameState):
         self._close_match(now_us)
 
     def _keep_final_position(self, summary: HandSummary) -> None:
+        for older in self.hands_summary:  # only the latest settled position is shown
+            older.final_board = older.final_moves = None
         summary.final_hands = (self.hand_masks[0], self.hand_masks[1])
         summary.final_board = self.board
         summary.final_moves = self.moves
