@@ -30,13 +30,16 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bench_sb"
 
 
-def ensure_database(url: str) -> None:
+def ensure_database(url: str, fresh: bool = False) -> None:
+    """Create the benchmark's database if missing (``fresh``: drop it first)."""
     if not url.startswith("postgres"):
         return
     import psycopg
 
     base, _, name = url.rpartition("/")
     with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        if fresh:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
         if not exists:
             conn.execute(f'CREATE DATABASE "{name}"')
@@ -195,7 +198,8 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
     os.environ["OUTAGE_ANNULS"] = "true"
-    ensure_database(os.environ["DATABASE_URL"])
+    # A fresh database: matches left running by an earlier run would keep the workers busy.
+    ensure_database(os.environ["DATABASE_URL"], fresh=True)
     sys.path.insert(0, str(ROOT))
     from config.embedded import ensure_redis_url
 

@@ -18,14 +18,19 @@ from .models import Match
 log = logging.getLogger(__name__)
 
 
+def _deadline_of(match_id: str) -> float | None:
+    return (Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE)
+            .values_list("deadline_at", flat=True).first())
+
+
 @shared_task(name="games.tasks.check_deadline", ignore_result=True)
 def check_deadline(match_id: str) -> None:
-    deadline = (Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE)
-                .values_list("deadline_at", flat=True).first())
-    if deadline is not None and deadline <= time.time():
+    _forget_pending(match_id)  # this task is no longer pending, whatever happens next
+    deadline = _deadline_of(match_id)
+    if deadline is not None and deadline <= time.time() + EARLY_S:
+        time.sleep(max(0.0, deadline - time.time()))  # the timer may fire a hair early
         services.do_advance(match_id)
-        deadline = (Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE)
-                    .values_list("deadline_at", flat=True).first())
+        deadline = _deadline_of(match_id)
     if deadline is not None:
         schedule_deadline(match_id, deadline)  # the clock moved on: re-arm for it
 
@@ -46,6 +51,22 @@ def sweep_overdue() -> int:
     return len(overdue)
 
 
+EARLY_S = 0.05
+
+
+def _pending_key(match_id: Any) -> str:
+    return f"deadline-task:{match_id}"
+
+
+def _forget_pending(match_id: Any) -> None:
+    from .heartbeat import redis_client
+
+    try:
+        redis_client().delete(_pending_key(match_id))
+    except Exception:
+        log.warning("deadline bookkeeping unavailable", exc_info=True)
+
+
 def schedule_deadline(match_id: Any, deadline_wall: float) -> None:
     """Make sure a task will look at the match at its deadline.
 
@@ -56,7 +77,7 @@ def schedule_deadline(match_id: Any, deadline_wall: float) -> None:
     """
     from .heartbeat import redis_client
 
-    key = f"deadline-task:{match_id}"
+    key = _pending_key(match_id)
     try:
         client = redis_client()
         pending = client.get(key)
