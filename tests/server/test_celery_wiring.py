@@ -17,4 +17,4 @@ def test_a_django_process_sends_deadline_tasks_to_the_configured_broker() -> Non
             "print(check_deadline.app.connection_for_write().as_uri())")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                          text=True, check=True).stdout
-    assert "redis://127.0.0.1:6399" in out, out
+    assert out.startswith("redis://") and "127.0.0.1:6399" in out, out
