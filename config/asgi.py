@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through Channels."""
 
+import gc
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -14,4 +15,9 @@ from config.routing import build_application  # noqa: E402
 from games.heartbeat import start_web_heartbeat  # noqa: E402
 
 application = build_application(django_asgi_app)
+
+# Long-lived objects (Django, the URLconf, models) out of the collector's way, and
+# fewer young-generation passes: full collections were pausing the event loop.
+gc.freeze()
+gc.set_threshold(50_000, 20, 20)
 start_web_heartbeat()  # the web tier's liveness, for telling an outage from a silent player
