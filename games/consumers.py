@@ -112,10 +112,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 return
             outbox = broadcast.start_outbox()
             try:
-                # Any pool thread: commands on different matches need not queue behind
-                # each other in the one thread Django's async bridge uses by default.
-                result = await database_sync_to_async(services.do_command,
-                                                      thread_sensitive=False)(
+                result = await database_sync_to_async(services.do_command)(
                     self.match_id, self.scope.get("user"), data, received)
             finally:
                 await broadcast.flush_outbox(outbox)
