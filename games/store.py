@@ -11,6 +11,7 @@ import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.protocol import Illegal
 from games.spectacular_bid import actions as A
 from games.spectacular_bid.record import RecordAction, RecordHand, deal_from_dict, deal_to_dict
 from games.spectacular_bid.record import export as export_record_doc
@@ -61,7 +62,7 @@ def _replay_events(match: Match) -> Replayed:
         elif event.kind == MatchEvent.Kind.ACTION:
             seat, code = A.action_from_dict(event.payload)
             outcome = engine.apply(seat, code, event.t_us)
-            steps = getattr(outcome, "steps", [])
+            steps = [] if isinstance(outcome, Illegal) else outcome.steps
         elif event.kind == MatchEvent.Kind.TIME:
             steps = engine.advance(event.t_us)
         elif event.kind == MatchEvent.Kind.ANNUL:
