@@ -566,7 +566,7 @@ class Match(GameState):
         # Otherwise the same turn goes on: the delay is not renewed (§7).
 
     def _place(self, seat: int, code: int, now_us: int, forced: bool) -> None:
-        tile, target, port = A.play_parts(code)
+        tile, target, port = code >> 8, code >> 3 & 31, code & 7  # A.play_parts, inlined
         board = self.board
         total = board.place_opening(tile) if port == A.OPEN else board.place(tile, target, port)
         self.hand_masks[seat] &= ~(1 << tile)
@@ -575,7 +575,7 @@ class Match(GameState):
         moved = 0
         if total and total % 5 == 0:
             moved = self._pay(1 - seat, seat, total)
-        self._emit(seat, code, now_us, forced=forced, points=moved)
+        self._emit(seat, code, now_us, forced, moved)
         if self.balances[1 - seat] == 0:
             self._finish(Result(seat, "points"), now_us)
         elif not self.hand_masks[seat]:
