@@ -33,7 +33,7 @@ def views_for(match: Match, engine: Engine) -> dict[str, Any]:
         SPECTATORS: engine.view(None),
         "header": {
             "id": str(match.pk),
-            "players": [match.seat0.username, match.seat1.username],
+            "players": match.players(),
             "rated": match.rated,
             "one_device": match.one_device,
             "status": match.status,

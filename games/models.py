@@ -69,6 +69,10 @@ class Match(models.Model):
         return None
 
     def players(self) -> list[str]:
+        # The match writer reads the names with the locked row (services._locked).
+        names = getattr(self, "seat0_name", None), getattr(self, "seat1_name", None)
+        if names[0] is not None and names[1] is not None:
+            return [names[0], names[1]]
         return [self.seat0.username, self.seat1.username]
 
 
