@@ -8,6 +8,7 @@ snapshot, so a lost message never loses a move.
 
 from __future__ import annotations
 
+import json
 import time
 from contextvars import ContextVar
 from typing import Any
@@ -110,5 +111,7 @@ async def send_all(layer: Any, match_id: Any, version: int, started_wall: float,
         roles.append(("device", [0, 1]))
     for role, seats in roles:
         message = connection_message(match_id, version, started_wall, views, seats)
+        # Encoded once here; each connection forwards the text as it is.
+        text = json.dumps(message, separators=(",", ":"))
         await layer.group_send(group_name(match_id, role), {"type": "match.state",
-                                                            "message": message})
+                                                            "text": text})

@@ -135,4 +135,4 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return services.snapshot(match, self.seats)
 
     async def match_state(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["message"])
+        await self.send(text_data=event["text"])
