@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -48,7 +48,6 @@ class CommandResult:
     code: str  # ok | illegal | stale | late | forbidden | bad_request | over
     message: str = ""
     version: int = 0
-    events: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "code": self.code, "message": self.message,

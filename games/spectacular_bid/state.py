@@ -148,9 +148,6 @@ class Match(GameState):
             return self.turn
         return None
 
-    def open_values(self) -> int:
-        return self.board.open_values
-
     def playable_mask(self, seat: int) -> int:
         """The seat's tiles that fit an open place now."""
         if self.board.is_empty:
