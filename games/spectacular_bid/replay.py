@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.dominoes.tiles import tile_name
+from games.dominoes.tiles import tile_name, tiles_in
 from games.engine.protocol import Illegal, Step
 
 from . import actions as A
@@ -147,46 +147,52 @@ def report(rep: Replay, with_legal: bool = False) -> dict[str, Any]:
     return out
 
 
+_VERBS = {"continue": "continues", "draw": "draws", "pass": "passes", "accept": "accepts",
+          "decline": "declines", "resign": "resigns", "abort": "aborts", "reveal": "reveals"}
+
+
+def _describe_action(entry: dict[str, Any], players: list[str]) -> str:
+    who = players[entry["seat"]] if entry["seat"] is not None else "-"
+    kind = entry["type"]
+    if kind == "play":
+        where = f" on {entry['target']}:{entry['port']}" if "target" in entry else " (opening)"
+        text = f"plays {entry['tile']}{where}"
+    elif kind == "bid":
+        text = f"bids {entry['amount']}"
+    else:
+        text = _VERBS.get(kind, kind)
+    forced = " (forced)" if entry.get("forced") else ""
+    points = f", +{entry['points']}" if entry["points"] else ""
+    balances = "-".join(str(b) for b in entry["balances"])
+    return f"  {who} {text}{forced}{points}  [{balances}]"
+
+
+def _describe_end(match: Match, index: int, players: list[str]) -> list[str]:
+    summary = match.hands_summary[index]
+    lines = []
+    if summary.end == "blocked" and summary.sums is not None:
+        lines.append(f"  blocked: hand totals {summary.sums[0]} and {summary.sums[1]},"
+                     f" {summary.settlement} to the lower hand")
+    elif summary.end == "domino" and summary.winner is not None:
+        lines.append(f"  {players[summary.winner]} played out (domino)")
+    elif summary.end is not None:
+        lines.append(f"  the hand ended: {summary.end}")
+    if summary.final_hands is not None:
+        left = [" ".join(tile_name(t) for t in tiles_in(summary.final_hands[s])) or "-"
+                for s in (0, 1)]
+        lines.append(f"  tiles left: {players[0]}: {left[0]}; {players[1]}: {left[1]}")
+    return lines
+
+
 def describe(rep: Replay, players: list[str]) -> str:
-    """A readable account, hand by hand."""
-    lines: list[str] = []
-    current = -1
-    for entry in rep.actions:
-        if entry["hand"] != current:
-            current = entry["hand"]
-            summary = rep.match.hands_summary[current]
-            opening = "auction" if summary.jockey is not None else "hierarchy"
-            lines.append(f"Hand {current + 1} ({opening} opening)")
-        who = players[entry["seat"]] if entry["seat"] is not None else "-"
-        kind = entry["type"]
-        if kind == "play":
-            where = f" on {entry['target']}:{entry['port']}" if "target" in entry else " (opening)"
-            text = f"plays {entry['tile']}{where}"
-        elif kind == "bid":
-            text = f"bids {entry['amount']}"
-        else:
-            text = {"continue": "continues", "draw": "draws", "pass": "passes",
-                    "accept": "accepts", "decline": "declines", "resign": "resigns",
-                    "abort": "aborts", "reveal": "reveals"}.get(kind, kind)
-        forced = " (forced)" if entry.get("forced") else ""
-        points = f", +{entry['points']}" if entry["points"] else ""
-        balances = "-".join(str(b) for b in entry["balances"])
-        lines.append(f"  {who} {text}{forced}{points}  [{balances}]")
-    for index, summary in enumerate(rep.match.hands_summary):
-        if summary.end == "blocked" and summary.sums is not None:
-            lines.append(
-                f"Hand {index + 1} blocked: sums {summary.sums[0]} and {summary.sums[1]},"
-                f" {summary.settlement} to the lower hand"
-            )
-        elif summary.end is not None:
-            lines.append(f"Hand {index + 1} ended: {summary.end}")
-        if summary.final_hands is not None:
-            left = [
-                " ".join(tile_name(t) for t in range(28) if summary.final_hands[s] >> t & 1) or "-"
-                for s in (0, 1)
-            ]
-            lines.append(f"  tiles left: {players[0]}: {left[0]}; {players[1]}: {left[1]}")
+    """A readable account, hand by hand: moves, scores, balances, how each hand ended."""
     match = rep.match
+    lines: list[str] = []
+    for index, summary in enumerate(match.hands_summary):
+        opening = "auction" if summary.jockey is not None else "hierarchy"
+        lines.append(f"Hand {index + 1} ({opening} opening)")
+        lines.extend(_describe_action(e, players) for e in rep.actions if e["hand"] == index)
+        lines.extend(_describe_end(match, index, players))
     lines.append(f"Balances: {players[0]} {match.balances[0]}, {players[1]} {match.balances[1]}")
     banks = [us_to_seconds(b) for b in match.clock.banks_us]
     lines.append(f"Banks: {players[0]} {banks[0]:g} s, {players[1]} {banks[1]:g} s")
