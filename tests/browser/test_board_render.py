@@ -25,21 +25,13 @@ import pytest
 
 from games.dominoes.board import PORT_NAMES, Board
 from games.dominoes.tiles import HI, LO, TILE_COUNT, tile_name
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = "tests/browser/board_harness.html"
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def _unavailable(reason: str) -> None:

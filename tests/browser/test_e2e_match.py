@@ -39,20 +39,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PASSWORD = "Fives-e2e-pass-9137"
 START_POINTS = 50
 PLAY_DEADLINE_S = 150  # the whole match, Start to result

@@ -28,21 +28,13 @@ from games.spectacular_bid.frames import frames
 from games.spectacular_bid.record import parse
 from games.store import export_record, load_engine
 from ratings.models import Rating, RatingChange
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PASSWORD = "pw-replay-123"
 JSON = dict[str, Any]
 
