@@ -37,7 +37,8 @@ def _public_move(seat: int | None, code: int, forced: bool, points: int) -> JSON
     return move
 
 
-def _board(board: Board) -> JSON:
+def board_view(board: Board) -> JSON:
+    """A board as every view shows it (public: it is on the table)."""
     return {
         "tiles": [
             {
@@ -83,7 +84,7 @@ def _hand_summary(match: Match, index: int, with_position: bool) -> JSON:
         data["hands"] = [_tiles(summary.final_hands[0]), _tiles(summary.final_hands[1])]
         if with_position and summary.final_board is not None:
             # The settled hand's last position (public now): the board and its moves.
-            data["board"] = _board(summary.final_board)
+            data["board"] = board_view(summary.final_board)
             data["moves"] = [_public_move(m.seat, m.action, m.forced, m.points)
                              for m in summary.final_moves or []]
     return data
@@ -111,7 +112,7 @@ def build_view(match: Match, seat: int | None) -> JSON:
     }
     if match.hand_no >= 0:
         view["jockey"] = match.jockey
-        view["board"] = _board(match.board)
+        view["board"] = board_view(match.board)
         view["moves"] = [_public_move(m.seat, m.action, m.forced, m.points) for m in match.moves]
         view["hand_counts"] = [m.bit_count() for m in match.hand_masks]
         view["boneyard_count"] = match.boneyard_left()

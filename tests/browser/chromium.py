@@ -4,7 +4,11 @@ The flags keep chromium off the network (nothing outside this machine can be rea
 and let it run as root without a sandbox, headless.
 """
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -15,3 +19,30 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+@contextmanager
+def browser_with_database() -> Iterator[Any]:
+    """Chromium through Playwright's sync API, in a test that also uses the ORM.
+
+    The sync API keeps an event loop running in this thread, and Django then refuses
+    ORM calls (the test's own setup and the database flush after it) unless told that
+    this is safe: nothing here runs concurrently with them.
+    """
+    from playwright.sync_api import sync_playwright
+
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                                 args=CHROMIUM_ARGS)
+            try:
+                yield browser
+            finally:
+                browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous

@@ -23,8 +23,9 @@ from typing import Any
 
 import pytest
 
-from games.dominoes.board import PORT_NAMES, Board
-from games.dominoes.tiles import HI, LO, TILE_COUNT, tile_name
+from games.dominoes.board import Board
+from games.dominoes.tiles import HI, LO, TILE_COUNT
+from games.spectacular_bid.view import board_view
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
@@ -323,22 +324,7 @@ def _random_board(rng: random.Random, cross: bool, length: int) -> dict[str, Any
         tile, target, port = rng.choice(moves)
         board.place(tile, target, port)
         used.add(tile)
-    return {
-        "tiles": [
-            {
-                "tile": tile_name(link.tile),
-                "target": None if link.target < 0 else tile_name(link.target),
-                "port": None if link.target_port < 0 else PORT_NAMES[link.target_port],
-                "own_port": None if link.own_port < 0 else PORT_NAMES[link.own_port],
-            }
-            for link in board.links
-        ],
-        "spinner": None if board.spinner < 0 else tile_name(board.spinner),
-        "ends_sum": board.ends_sum,
-        "places": [
-            {"target": tile_name(t), "port": PORT_NAMES[p], "value": v} for t, p, v in board.places
-        ],
-    }
+    return board_view(board)
 
 
 def test_random_games_never_overlap(page: Any) -> None:

@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.chromium import CHROMIUM, browser_with_database
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
@@ -87,26 +87,12 @@ def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
     try:
-        from playwright.sync_api import sync_playwright
+        import playwright.sync_api  # noqa: F401
     except ImportError:
         _unavailable("playwright is not installed")
     ARTIFACTS.mkdir(exist_ok=True)
-    # Playwright's sync API keeps an event loop running in this thread; the database
-    # flush after the test is a plain ORM call that nothing runs concurrently with.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as p:
-            b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            try:
-                yield b
-            finally:
-                b.close()
-    finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+    with browser_with_database() as launched:
+        yield launched
 
 
 # ------------------------------------------------------------------ one player in a browser

@@ -28,7 +28,7 @@ from games.spectacular_bid.frames import frames
 from games.spectacular_bid.record import parse
 from games.store import export_record, load_engine
 from ratings.models import Rating, RatingChange
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.chromium import CHROMIUM, browser_with_database
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
@@ -50,26 +50,11 @@ def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
     try:
-        from playwright.sync_api import sync_playwright
+        import playwright.sync_api  # noqa: F401
     except ImportError:
         _unavailable("playwright is not installed")
-    # Playwright's sync API keeps an event loop running in this thread, and Django then
-    # refuses ORM calls (the test's own setup and the database flush after it) unless told
-    # that this is safe: nothing here runs concurrently with them.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            try:
-                yield browser
-            finally:
-                browser.close()
-    finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+    with browser_with_database() as launched:
+        yield launched
 
 
 # ------------------------------------------------------------------ the match
