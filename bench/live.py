@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+Row = tuple[str, float, str, str, bool]  # match id, its start (wall), two tokens, flag match
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bench_sb"
 
 
@@ -65,8 +66,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-async def player(url: str, token: str, match_id: str, seat_index: int, stats: Stats,
-                 stop_at: float, silent_after: int | None) -> None:
+async def player(url: str, token: str, match_id: str, started_wall: float, seat_index: int,
+                 stats: Stats, stop_at: float, silent_after: int | None) -> None:
     from bots.client import Api, MatchConnection
     from games.spectacular_bid.bot import choose
 
@@ -103,7 +104,8 @@ async def player(url: str, token: str, match_id: str, seat_index: int, stats: St
             elif kind == "state":
                 seen.append((message["version"], now))
                 state_view = message["view"]
-                started_wall = now - message["server_now"]
+                # The match's start on the server's wall clock (same machine), not one
+                # estimated from a message that may itself have been late.
                 if state_view["clock"]["deadline"] is not None:
                     deadline_wall = started_wall + state_view["clock"]["deadline"]
                 result = state_view.get("result")
@@ -137,7 +139,7 @@ async def player(url: str, token: str, match_id: str, seat_index: int, stats: St
         await conn.close()
 
 
-def setup(matches: int, flag_matches: int) -> list[tuple[str, str, str, bool]]:
+def setup(matches: int, flag_matches: int) -> list[Row]:
     import django
 
     django.setup()
@@ -159,18 +161,18 @@ def setup(matches: int, flag_matches: int) -> list[tuple[str, str, str, bool]]:
         flag = index < flag_matches
         rules = {"bank_s": 2, "delay_s": 1} if flag else None
         match = do_create_match(users[0], users[1], rated=False, rules=rules)
-        rows.append((str(match.pk), tokens[0], tokens[1], flag))
+        rows.append((str(match.pk), match.started_wall, tokens[0], tokens[1], flag))
     return rows
 
 
-async def drive(urls: list[str], rows: list[tuple[str, str, str, bool]], stop_at: float,
+async def drive(urls: list[str], rows: list[Row], stop_at: float,
                 stats: Stats) -> float:
     tasks = []
-    for index, (match_id, token0, token1, flag) in enumerate(rows):
+    for index, (match_id, started_wall, token0, token1, flag) in enumerate(rows):
         for seat, token in ((0, token0), (1, token1)):
             url = urls[(index + seat) % len(urls)]  # the two players on different daphnes
             silent = 2 if flag and seat == 1 else None
-            tasks.append(player(url, token, match_id, seat, stats, stop_at, silent))
+            tasks.append(player(url, token, match_id, started_wall, seat, stats, stop_at, silent))
     started = time.time()
     await asyncio.gather(*tasks)
     return time.time() - started
@@ -224,6 +226,7 @@ def main() -> None:
     from config.embedded import ensure_redis_url
 
     redis_handle = ensure_redis_url()
+    from bench import cpu
     from bench.stack import Stack
 
     workdir = Path(tempfile.mkdtemp(prefix="bench-live-"))
@@ -247,7 +250,9 @@ def main() -> None:
         # The load generator's own collector pauses would show up as latency.
         gc.freeze()
         gc.set_threshold(100_000, 50, 50)
+        cpu_before = cpu.snapshot()
         elapsed = asyncio.run(drive(stack.urls, rows, stop_at, stats))
+        cpu_used = cpu.used_between(cpu_before, cpu.snapshot())
     finally:
         stack.stop()
         if redis_handle is not None:
@@ -256,6 +261,9 @@ def main() -> None:
     print(f"matches: {args.matches} ({2 * args.matches} sockets)")
     for key, value in figures.items():
         print(f"{key}: {value:.1f}" if isinstance(value, float) else f"{key}: {value}")
+    moves = max(1, figures["moves"])
+    for kind, seconds in cpu_used.items():
+        print(f"cpu {kind}: {seconds:.1f} s ({seconds / moves * 1000:.2f} ms per move)")
     if stats.errors:
         print("first errors:", *stats.errors[:5], sep="\n  ")
     print(f"logs: {workdir}")

@@ -159,7 +159,10 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 REDIS_URL = os.environ.get("REDIS_URL") or None
 # Redis connections per process (platform/channels.md).
 REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))
-if REDIS_URL:
+# The channel layer: Redis pub/sub by default, the list-based core layer on request
+# (CHANNELS_LAYER=core). Why, and what each does under load: platform/channels.md.
+CHANNELS_LAYER = os.environ.get("CHANNELS_LAYER", "pubsub")
+if REDIS_URL and CHANNELS_LAYER == "core":
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -174,6 +177,16 @@ if REDIS_URL:
                 "expiry": 30,
                 "group_expiry": 86400,
             },
+        }
+    }
+elif REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # A plain URL, not a dict: this layer pops "address" out of a host dict, so a
+            # second event loop in the same process (Celery's async_to_sync) would find
+            # it gone. One connection publishes and one subscribes per process and loop.
+            "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
 else:

@@ -21,11 +21,18 @@ from games.spectacular_bid.state import Match as Engine
 from .models import Match
 
 SPECTATORS = "spectators"
+DEVICE = "device"  # both seats of a one-device game, on one screen
 
 
-def group_name(match_id: Any, role: int | str) -> str:
-    suffix = f"seat{role}" if isinstance(role, int) else role
-    return f"match.{match_id}.{suffix}"
+def group_name(match_id: Any) -> str:
+    return f"match.{match_id}"
+
+
+def role_of(seats: list[int]) -> str:
+    """The key of a connection's text in a broadcast: its seat, both seats, or spectators."""
+    if len(seats) == 2:
+        return DEVICE
+    return str(seats[0]) if seats else SPECTATORS
 
 
 def views_for(match: Match, engine: Engine) -> dict[str, Any]:
@@ -106,12 +113,18 @@ async def flush_outbox(outbox: Outbox) -> None:
 
 async def send_all(layer: Any, match_id: Any, version: int, started_wall: float,
                    views: dict[str, Any]) -> None:
-    roles: list[tuple[int | str, list[int]]] = [(0, [0]), (1, [1]), (SPECTATORS, [])]
+    """One message to the match's group, with a text per role; each connection forwards its own.
+
+    One publish per move (not one per seat): on the pub/sub layer that is one Redis round
+    trip, and each web process gets the move once however many of its sockets watch it.
+    The other roles' texts stay inside the server; only a connection's own is sent on.
+    """
+    roles: list[tuple[str, list[int]]] = [("0", [0]), ("1", [1]), (SPECTATORS, [])]
     if views["header"]["one_device"]:
-        roles.append(("device", [0, 1]))
+        roles.append((DEVICE, [0, 1]))
+    texts = {}
     for role, seats in roles:
         message = connection_message(match_id, version, started_wall, views, seats)
         # Encoded once here; each connection forwards the text as it is.
-        text = json.dumps(message, separators=(",", ":"))
-        await layer.group_send(group_name(match_id, role), {"type": "match.state",
-                                                            "text": text})
+        texts[role] = json.dumps(message, separators=(",", ":"))
+    await layer.group_send(group_name(match_id), {"type": "match.state", "texts": texts})

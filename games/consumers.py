@@ -14,11 +14,14 @@ import json
 import time
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import InterfaceError, OperationalError, connection
 from django.utils.translation import gettext as _
 
 from . import broadcast, services
+from .db_calls import writer_sync_to_async
 from .models import Match
 
 MAX_MESSAGE_BYTES = 4096
@@ -30,6 +33,7 @@ MAX_DROPPED = 200  # a client that keeps flooding is disconnected
 class MatchConsumer(AsyncWebsocketConsumer):
     match_id: str
     seats: list[int]
+    role: str
     groups_joined: list[str]
 
     async def connect(self) -> None:
@@ -44,18 +48,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.seats = found
-        roles: list[int | str]
-        if len(self.seats) == 2:
-            roles = ["device"]
-        elif self.seats:
-            roles = [self.seats[0]]
-        else:
-            roles = [broadcast.SPECTATORS]
+        self.role = broadcast.role_of(found)
         await self.accept()
-        for role in roles:
-            name = broadcast.group_name(self.match_id, role)
-            await self.channel_layer.group_add(name, self.channel_name)
-            self.groups_joined.append(name)
+        name = broadcast.group_name(self.match_id)
+        await self.channel_layer.group_add(name, self.channel_name)
+        self.groups_joined.append(name)
         await self.send_snapshot()
 
     def _load(self, user: Any) -> list[int] | None:
@@ -64,6 +61,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except (Match.DoesNotExist, ValueError, Exception):  # noqa: BLE001 - bad id
             return None
         return services.access_match_seats(match, user)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels hops to a worker thread before every message to close old database
+        # connections; here that was a third of a move's CPU, mostly for broadcasts that
+        # never touch the database. This consumer's database calls tidy their own
+        # connections (games/db_calls.py, channels' database_sync_to_async).
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         for name in getattr(self, "groups_joined", []):
@@ -112,8 +119,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 return
             outbox = broadcast.start_outbox()
             try:
-                result = await database_sync_to_async(services.do_command)(
-                    self.match_id, self.scope.get("user"), data, received)
+                result = await writer_sync_to_async(self._command)(data, received)
             finally:
                 await broadcast.flush_outbox(outbox)
             reply = {"type": "result", "id": data.get("id"), **result.as_dict()}
@@ -122,6 +128,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await self.send_snapshot()
         else:
             await self.error("unknown_type", _("Unknown message type."))
+
+    def _command(self, data: Any, received: float) -> services.CommandResult:
+        try:
+            return services.do_command(self.match_id, self.scope.get("user"), data, received)
+        except (OperationalError, InterfaceError):
+            # A connection that died while idle (a database restart): nothing was
+            # committed, so the command is tried once more on a fresh connection.
+            connection.close()
+            return services.do_command(self.match_id, self.scope.get("user"), data, received)
 
     async def send_snapshot(self) -> None:
         message = await database_sync_to_async(self._snapshot)()
@@ -135,4 +150,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return services.snapshot(match, self.seats)
 
     async def match_state(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["text"])
+        text = event["texts"].get(self.role)  # this connection's own view, nothing else
+        if text is not None:
+            await self.send(text_data=text)

@@ -100,10 +100,19 @@ def _locked(match_id: Any) -> Match:
 
 def _append(match: Match, kind: str, t_us: int, seat: int | None = None,
             payload: dict[str, Any] | None = None) -> None:
+    """Add an event to the log; it is written with the match row by ``_save``."""
     match.version += 1
-    rawsql.insert(MatchEvent, {"match": match.pk, "seq": match.version, "kind": kind,
-                               "seat": seat, "payload": payload or {}, "t_us": t_us,
-                               "created_at": timezone.now()})
+    _pending_events(match).append({
+        "match": match.pk, "seq": match.version, "kind": kind, "seat": seat,
+        "payload": payload or {}, "t_us": t_us, "created_at": timezone.now()})
+
+
+def _pending_events(match: Match) -> list[dict[str, Any]]:
+    pending: list[dict[str, Any]] | None = getattr(match, "_pending_events", None)
+    if pending is None:
+        pending = []
+        match._pending_events = pending  # type: ignore[attr-defined]
+    return pending
 
 
 def _deal_if_due(match: Match, engine: Engine) -> None:
@@ -163,11 +172,16 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
             apply_match(match)
     deadline = engine.next_deadline_us()
     match.deadline_at = None if deadline is None else wall_time(match, deadline)
+    events = _pending_events(match)
     if version_before >= 0:
-        rawsql.update(match, ["state", "balances", "version", "winner", "reason", "status",
-                              "finished_at", "deadline_at", "annul_reason", "rating_seq"])
+        rawsql.update_and_insert(
+            match, ["state", "balances", "version", "winner", "reason", "status",
+                    "finished_at", "deadline_at", "annul_reason", "rating_seq"],
+            MatchEvent, events)
     else:
         match.save()
+        rawsql.insert(MatchEvent, events)
+    events.clear()
     views = broadcast.views_for(match, engine)
     match_id, version, deadline_at = match.pk, match.version, match.deadline_at
     started_wall = match.started_wall

@@ -57,6 +57,9 @@ def board_view(board: Board) -> JSON:
     }
 
 
+RECENT_HANDS = 2  # hand summaries in a view: the current hand and the one before
+
+
 def _clock(match: Match) -> JSON:
     clock = match.clock
     deadline = match.next_deadline_us() if match.phase != "continue" else None
@@ -126,11 +129,19 @@ def build_view(match: Match, seat: int | None) -> JSON:
             view["hand"] = _tiles(match.hand_masks[seat])
             if match.drawn_tile >= 0 and match.turn == seat:
                 view["must_play"] = tile_name(match.drawn_tile)
-        # A hand's tiles become public once it is settled (final_hands is set then).
-        settled = [i for i, s in enumerate(match.hands_summary) if s.final_hands is not None]
-        latest = settled[-1] if settled else -1
+        # The hand in play and the one before it (whose settlement may be on screen):
+        # a long match has dozens of hands, and every move would carry them all. The
+        # whole match is in its record. A hand's tiles become public once it is settled.
+        summaries = match.hands_summary
+        first = max(0, len(summaries) - RECENT_HANDS)
+        settled = [i for i in range(first, len(summaries))
+                   if summaries[i].final_hands is not None]
+        # The final position only while the settlement is on screen: between hands
+        # and once the match is over.
+        latest = settled[-1] if settled and (over or match.phase in ("continue", "deal")) else -1
         view["hands"] = [_hand_summary(match, i, with_position=i == latest)
-                         for i in range(len(match.hands_summary))]
+                         for i in range(first, len(summaries))]
+        view["hands_played"] = len(summaries)
     # Only the seat's own legal moves; a spectator has none.
     view["legal"] = (
         [A.action_to_dict(seat, code) for code in match.legal_actions(seat)]

@@ -427,7 +427,7 @@ def test_sign_up_challenge_and_play_a_whole_match(live_stack: Any, browser: Any)
 
         elapsed = time.monotonic() - started
         summary = {
-            "seconds": round(elapsed, 1), "hands": len(final["hands"]),
+            "seconds": round(elapsed, 1), "hands": final["hands_played"],
             "ends": [h["end"] for h in final["hands"]], "result": result,
             "balances": final["balances"], "ui_actions": journey.actions,
             "auctions": journey.auctions, "bids": journey.bids, "accepts": journey.accepts,
