@@ -8,11 +8,11 @@ snapshot, so a lost message never loses a move.
 
 from __future__ import annotations
 
-import json
 import time
 from contextvars import ContextVar
 from typing import Any
 
+import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -126,5 +126,5 @@ async def send_all(layer: Any, match_id: Any, version: int, started_wall: float,
     for role, seats in roles:
         message = connection_message(match_id, version, started_wall, views, seats)
         # Encoded once here; each connection forwards the text as it is.
-        texts[role] = json.dumps(message, separators=(",", ":"))
+        texts[role] = orjson.dumps(message).decode()
     await layer.group_send(group_name(match_id), {"type": "match.state", "texts": texts})

@@ -10,10 +10,10 @@ Server -> client: {"type": "state", ...}, {"type": "result", "id", "ok", "code",
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
+import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -77,7 +77,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(name, self.channel_name)
 
     async def send_json(self, data: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+        await self.send(text_data=orjson.dumps(data).decode())
 
     async def error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})
@@ -104,7 +104,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.error("bad_request", _("Send one JSON text message of at most 4 KB."))
             return
         try:
-            data = json.loads(text_data)
+            data = orjson.loads(text_data)
         except ValueError:
             await self.error("bad_json", _("That message is not valid JSON."))
             return

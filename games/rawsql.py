@@ -60,3 +60,45 @@ def update_and_insert(instance: Model, names: list[str], model: type[Model],
             insert_sql, insert_params = _insert(model, rows)
             cursor.execute(insert_sql, insert_params)
         cursor.execute(update_sql, update_params)
+
+
+_conversions: dict[tuple[type[Model], str], list[tuple[Any, list[Any]]]] = {}
+
+
+def _converters(model: type[Model]) -> list[tuple[Any, list[Any]]]:
+    """Each column's expression and conversions (the backend's, then the field's own), as
+    the ORM applies them; worked out once per model and database."""
+    key = (model, connection.vendor)
+    if key not in _conversions:
+        out = []
+        for field in model._meta.concrete_fields:
+            column = field.get_col(model._meta.db_table)
+            out.append((column, connection.ops.get_db_converters(column)
+                        + column.get_db_converters(connection)))
+        _conversions[key] = out
+    return _conversions[key]
+
+
+def select_one(model: type[Model], joins: str, where: str, params: list[Any],
+               extra: list[str], lock: str = "") -> Model | None:
+    """One row of ``model`` (all its columns, alias ``m``) with ``extra`` expressions set
+    as attributes named after their aliases; None when there is no such row."""
+    meta = model._meta
+    fields = list(meta.concrete_fields)
+    columns = ", ".join(f"m.{connection.ops.quote_name(f.column)}" for f in fields)
+    select = ", ".join([columns, *extra])
+    sql = (f"SELECT {select} FROM {connection.ops.quote_name(meta.db_table)} m {joins} "
+           f"WHERE {where}{lock}")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row[:len(fields)])
+    for index, (column, converters) in enumerate(_converters(model)):
+        for convert in converters:
+            values[index] = convert(values[index], column, connection)
+    instance = model.from_db(connection.alias, [f.attname for f in fields], values)
+    for expression, value in zip(extra, row[len(fields):], strict=True):
+        setattr(instance, expression.rsplit(" AS ", 1)[1], value)
+    return instance
