@@ -1,6 +1,6 @@
 """Live load: N concurrent matches played by bot clients over the public websocket API.
 
-    python -m bench.live [--matches 250] [--seconds 60] [--flag-matches 10]
+    python -m bench.live [--matches 250] [--seconds 60] [--flag-matches 10] [--ramp 5]
 
 Starts the real stack (two daphne processes, a Celery worker and beat) against
 DATABASE_URL (PostgreSQL; default postgres://postgres@127.0.0.1:5432/bench_sb,
@@ -9,8 +9,12 @@ and matches, and lets greedy clients play with random think times (0.5-1.5 s, so
 about one move a second per match). A few matches use a 2 s bank and one silent
 player, to measure how late the flag broadcast arrives after the deadline.
 
-Prints moves per second, p50/p95/p99 latency from a move's send until both players
-received a state that includes it, flag lateness, lost moves and errors.
+The players arrive over the first ``--ramp`` seconds (all 500 at once would make every
+match's first move in the same second, a burst at twice the steady rate). Prints, for
+the moves sent after the ramp: moves per second and p50/p95/p99 latency from a move's
+send until both players received a state that includes it; the ramp's own p99 and
+worst apart; flag lateness, lost moves and errors over the whole run; and the CPU
+time of each kind of process per move.
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ class Stats:
     ok_moves: list[tuple[str, int, float]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     flag_lateness: list[float] = field(default_factory=list)
-    answers: list[float] = field(default_factory=list)  # send -> the sender's result
+    answers: list[tuple[float, float]] = field(default_factory=list)  # (sent, until result)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -67,7 +71,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def player(url: str, token: str, match_id: str, started_wall: float, seat_index: int,
-                 stats: Stats, stop_at: float, silent_after: int | None) -> None:
+                 stats: Stats, stop_at: float, silent_after: int | None,
+                 start_delay: float) -> None:
     from bots.client import Api, MatchConnection
     from games.spectacular_bid.bot import choose
 
@@ -77,6 +82,7 @@ async def player(url: str, token: str, match_id: str, started_wall: float, seat_
     pending: dict[str, float] = {}
     moves = 0
     deadline_wall: float | None = None
+    await asyncio.sleep(start_delay)  # the ramp: players arrive over a few seconds
     try:
         await conn.connect()
     except Exception as exc:  # noqa: BLE001 - counted as an error
@@ -96,7 +102,7 @@ async def player(url: str, token: str, match_id: str, started_wall: float, seat_
                 sent = pending.pop(message.get("id"), None)
                 if message.get("ok") and sent is not None:
                     stats.ok_moves.append((match_id, message["version"], sent))
-                    stats.answers.append(now - sent)
+                    stats.answers.append((sent, now - sent))
                 elif not message.get("ok") and message.get("code") != "stale":
                     stats.errors.append(f"{message.get('code')}: {message.get('message')}")
             elif kind == "error":
@@ -166,20 +172,25 @@ def setup(matches: int, flag_matches: int) -> list[Row]:
 
 
 async def drive(urls: list[str], rows: list[Row], stop_at: float,
-                stats: Stats) -> float:
+                stats: Stats, ramp: float) -> float:
     tasks = []
     for index, (match_id, started_wall, token0, token1, flag) in enumerate(rows):
         for seat, token in ((0, token0), (1, token1)):
             url = urls[(index + seat) % len(urls)]  # the two players on different daphnes
             silent = 2 if flag and seat == 1 else None
-            tasks.append(player(url, token, match_id, started_wall, seat, stats, stop_at, silent))
+            delay = ramp * index / len(rows)
+            tasks.append(player(url, token, match_id, started_wall, seat, stats, stop_at, silent,
+                                delay))
     started = time.time()
     await asyncio.gather(*tasks)
     return time.time() - started
 
 
-def analyse(stats: Stats, elapsed: float, stop_at: float) -> dict[str, Any]:
+def analyse(stats: Stats, steady_from: float, stop_at: float) -> dict[str, Any]:
+    """Figures for the steady state (moves sent after the ramp), and for the ramp apart."""
     latencies = []
+    ramp_latencies = []
+    timeline: list[tuple[float, float]] = []
     lost = 0
     for match_id, version, sent in stats.ok_moves:
         if sent > stop_at - 2:
@@ -192,16 +203,25 @@ def analyse(stats: Stats, elapsed: float, stop_at: float) -> dict[str, Any]:
         if any(a is None for a in arrivals):
             lost += 1
             continue
-        latencies.append(max(arrivals) - sent)  # type: ignore[type-var,arg-type]
+        latency: float = max(arrivals) - sent  # type: ignore[type-var,assignment]
+        (latencies if sent >= steady_from else ramp_latencies).append(latency)
+        timeline.append((sent, latency))
     ms = [x * 1000 for x in latencies]
+    steady_moves = sum(1 for _, _, sent in stats.ok_moves if steady_from <= sent <= stop_at - 2)
+    answers = [x * 1000 for sent, x in stats.answers if sent >= steady_from]
+    if os.environ.get("BENCH_TIMELINE"):  # (send time, latency) of every move, for a plot
+        Path(os.environ["BENCH_TIMELINE"]).write_text(
+            "\n".join(f"{t:.3f} {lat * 1000:.1f}" for t, lat in sorted(timeline)))
     return {
         "moves": len(stats.ok_moves),
-        "moves_per_second": len(stats.ok_moves) / elapsed if elapsed else 0.0,
+        "moves_per_second": steady_moves / max(1e-9, stop_at - 2 - steady_from),
         "p50_ms": percentile(ms, 0.50),
         "p95_ms": percentile(ms, 0.95),
         "p99_ms": percentile(ms, 0.99),
-        "answer_p50_ms": percentile([x * 1000 for x in stats.answers], 0.50),
-        "answer_p99_ms": percentile([x * 1000 for x in stats.answers], 0.99),
+        "answer_p50_ms": percentile(answers, 0.50),
+        "answer_p99_ms": percentile(answers, 0.99),
+        "ramp_p99_ms": percentile([x * 1000 for x in ramp_latencies], 0.99),
+        "ramp_max_ms": max([x * 1000 for x in ramp_latencies], default=float("nan")),
         "flag_p50_ms": percentile([x * 1000 for x in stats.flag_lateness], 0.50),
         "flag_p99_ms": percentile([x * 1000 for x in stats.flag_lateness], 0.99),
         "flags": len(stats.flag_lateness),
@@ -215,6 +235,8 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=250)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--flag-matches", type=int, default=10)
+    parser.add_argument("--ramp", type=float, default=5.0,
+                        help="seconds over which the players arrive (not counted as steady)")
     args = parser.parse_args()
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -251,13 +273,14 @@ def main() -> None:
         gc.freeze()
         gc.set_threshold(100_000, 50, 50)
         cpu_before = cpu.snapshot()
-        elapsed = asyncio.run(drive(stack.urls, rows, stop_at, stats))
+        steady_from = time.time() + args.ramp + 2  # the last arrivals' first moves are in
+        asyncio.run(drive(stack.urls, rows, stop_at, stats, args.ramp))
         cpu_used = cpu.used_between(cpu_before, cpu.snapshot())
     finally:
         stack.stop()
         if redis_handle is not None:
             redis_handle.shutdown()
-    figures = analyse(stats, elapsed, stop_at)
+    figures = analyse(stats, steady_from, stop_at)
     print(f"matches: {args.matches} ({2 * args.matches} sockets)")
     for key, value in figures.items():
         print(f"{key}: {value:.1f}" if isinstance(value, float) else f"{key}: {value}")

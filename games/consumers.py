@@ -21,7 +21,7 @@ from django.db import InterfaceError, OperationalError, connection
 from django.utils.translation import gettext as _
 
 from . import broadcast, services
-from .db_calls import writer_sync_to_async
+from .db_calls import run_in_writer
 from .models import Match
 
 MAX_MESSAGE_BYTES = 4096
@@ -119,7 +119,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 return
             outbox = broadcast.start_outbox()
             try:
-                result = await writer_sync_to_async(self._command)(data, received)
+                result = await run_in_writer(self._command, data, received)
             finally:
                 await broadcast.flush_outbox(outbox)
             reply = {"type": "result", "id": data.get("id"), **result.as_dict()}
@@ -136,7 +136,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # A connection that died while idle (a database restart): nothing was
             # committed, so the command is tried once more on a fresh connection.
             connection.close()
+        try:
             return services.do_command(self.match_id, self.scope.get("user"), data, received)
+        except (OperationalError, InterfaceError):
+            connection.close()
+            return services.CommandResult(
+                False, "unavailable",
+                _("The match could not be reached just now. Try again."))
 
     async def send_snapshot(self) -> None:
         message = await database_sync_to_async(self._snapshot)()

@@ -2,18 +2,30 @@
 
 Channels' ``database_sync_to_async`` runs ``close_old_connections`` before and after
 every call, and with ``CONN_HEALTH_CHECKS`` that costs a ``SELECT 1`` round trip per
-command: a sixth of a move's database work. Here a connection is only looked at when
-it has had an error, has outlived ``CONN_MAX_AGE`` or was left outside autocommit;
-a connection that died while idle costs the next command one retry (see consumers).
+command; asgiref's thread hop itself cost about as much CPU as the database calls.
+Here commands run on a small pool of writer threads, each with its own connection,
+through the event loop's plain ``run_in_executor``; a connection is only looked at
+when it has had an error, has outlived ``CONN_MAX_AGE`` or was left outside
+autocommit. A connection that died while idle costs the next command one retry
+(see ``consumers``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import os
 import time
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
-from asgiref.sync import SyncToAsync
 from django.db import connections
+
+T = TypeVar("T")
+# A few threads: while one waits on PostgreSQL (a commit's WAL flush), another can run.
+WRITER_THREADS = int(os.environ.get("WRITER_THREADS", "4"))
+_executor: ThreadPoolExecutor | None = None
 
 
 def tidy_connections() -> None:
@@ -27,12 +39,18 @@ def tidy_connections() -> None:
             conn.close_if_unusable_or_obsolete()
 
 
-class WriterSyncToAsync(SyncToAsync):
-    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            tidy_connections()
+def _tidied(func: Callable[..., T], *args: Any) -> T:
+    try:
+        return func(*args)
+    finally:
+        tidy_connections()
 
 
-writer_sync_to_async = WriterSyncToAsync
+async def run_in_writer(func: Callable[..., T], *args: Any) -> T:
+    """``func(*args)`` on a writer thread, in a copy of the caller's context (the outbox)."""
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(WRITER_THREADS, thread_name_prefix="match-writer")
+    context = contextvars.copy_context()
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_executor, context.run, _tidied, func, *args)

@@ -45,7 +45,7 @@ class AccessDenied(Exception):
 @dataclass
 class CommandResult:
     ok: bool
-    code: str  # ok | illegal | stale | late | forbidden | bad_request | over
+    code: str  # ok | illegal | stale | late | forbidden | bad_request | over | unavailable
     message: str = ""
     version: int = 0
 
@@ -150,6 +150,11 @@ def _advance_clock(match: Match, engine: Engine, t_us: int) -> list[Step]:
     return steps
 
 
+# What an ordinary move changes in the match row, and what only the end of a match does.
+MOVE_COLUMNS = ["state", "balances", "version", "deadline_at"]
+END_COLUMNS = ["winner", "reason", "status", "finished_at", "annul_reason", "rating_seq"]
+
+
 def _save(match: Match, engine: Engine, version_before: int, force: bool = False) -> None:
     """Persist the engine and the columns the pages query; broadcast after commit."""
     if match.version == version_before and not force:
@@ -174,10 +179,8 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
     match.deadline_at = None if deadline is None else wall_time(match, deadline)
     events = _pending_events(match)
     if version_before >= 0:
-        rawsql.update_and_insert(
-            match, ["state", "balances", "version", "winner", "reason", "status",
-                    "finished_at", "deadline_at", "annul_reason", "rating_seq"],
-            MatchEvent, events)
+        columns = MOVE_COLUMNS if result is None and not force else MOVE_COLUMNS + END_COLUMNS
+        rawsql.update_and_insert(match, columns, MatchEvent, events)
     else:
         match.save()
         rawsql.insert(MatchEvent, events)

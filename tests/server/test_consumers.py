@@ -468,3 +468,62 @@ async def test_an_idle_socket_survives_a_quiet_spell(players) -> None:
         assert pong["type"] == "pong"
     finally:
         await comm.disconnect()
+
+
+async def test_a_command_after_the_database_connection_died_is_applied_once(
+        players, monkeypatch) -> None:
+    """A writer's connection killed while idle (a database restart) costs one retry, no move."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection, connections
+
+    from games import db_calls
+
+    if connection.vendor != "postgresql":
+        pytest.skip("ending another session's connection needs PostgreSQL")
+    # One writer thread that keeps its connection between commands, as in production.
+    writer = ThreadPoolExecutor(1)
+    monkeypatch.setattr(db_calls, "_executor", writer)
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 60)
+    a, snap = await open_socket(players.match.pk, token_headers(players.tokens["alice"]))
+    b, _ = await open_socket(players.match.pk, token_headers(players.tokens["bob"]))
+    try:
+        version = snap["version"]
+        await a.send_json_to({"type": "command", "id": "c1", "version": version,
+                              "action": {"seat": 0, "type": "continue"}})
+        first, _ = await receive_until(a, is_type("result", id="c1"))
+        assert first["ok"]
+
+        def backend_pid() -> int:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                return int(cursor.fetchone()[0])
+
+        def end_session(pid: int) -> bool:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+                return bool(cursor.fetchone()[0])
+
+        writer_pid = await db_calls.run_in_writer(backend_pid)
+        assert await database_sync_to_async(end_session)(writer_pid)
+        await b.send_json_to({"type": "command", "id": "c2", "version": first["version"],
+                              "action": {"seat": 1, "type": "continue"}})
+        second, _ = await receive_until(b, is_type("result", id="c2"))
+        assert second["ok"], second
+        match = await current(players.match.pk)
+        assert match.version == second["version"]
+        events = await database_sync_to_async(
+            lambda: list(MatchEvent.objects.filter(match=match, kind="action")
+                         .values_list("seat", flat=True)))()
+        assert events == [0, 1]  # each continue once, in order
+    finally:
+        for comm in (a, b):
+            await comm.disconnect()
+        monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+        # Nothing left open on the test database.
+        def close_this_threads_connection() -> None:
+            connection.close()
+
+        await db_calls.run_in_writer(close_this_threads_connection)
+        await database_sync_to_async(close_this_threads_connection)()
+        writer.shutdown()
