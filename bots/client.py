@@ -13,6 +13,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 import websockets
 
 JSON = dict[str, Any]
@@ -81,8 +82,8 @@ class MatchConnection:
             await self.ws.close()
 
     async def receive(self, timeout: float | None = None) -> JSON:
-        raw = await asyncio.wait_for(self.ws.recv(), timeout)
-        message: JSON = json.loads(raw)
+        raw = await asyncio.wait_for(self.ws.recv(decode=False), timeout)
+        message: JSON = orjson.loads(raw)  # a quarter of a busy client's time with json
         kind = message.get("type")
         if kind == "error" and message.get("code") == "rate_limited":
             self.awaiting_result = False  # the command was dropped: decide again
