@@ -13,8 +13,9 @@ The players arrive over the first ``--ramp`` seconds (all 500 at once would make
 match's first move in the same second, a burst at twice the steady rate). Prints, for
 the moves sent after the ramp: moves per second and p50/p95/p99 latency from a move's
 send until both players received a state that includes it; the ramp's own p99 and
-worst apart; flag lateness, lost moves and errors over the whole run; and the CPU
-time of each kind of process per move.
+worst apart; flag lateness, lost moves, acknowledged moves missing from the event log
+(``unpersisted_moves``) and errors over the whole run; and the CPU time of each kind of
+process per move.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import random
 import sys
 import tempfile
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -230,6 +232,19 @@ def analyse(stats: Stats, steady_from: float, stop_at: float) -> dict[str, Any]:
     }
 
 
+def unpersisted(stats: Stats) -> int:
+    """Moves the server acknowledged that are not in the event log as that very action."""
+    from games.models import MatchEvent
+
+    logged = set(MatchEvent.objects.filter(kind=MatchEvent.Kind.ACTION)
+                 .values_list("match_id", "seq"))
+    # The answer's version is the action's own, or one more when the action ended a hand
+    # and the next deal was logged with it.
+    return sum(1 for match_id, version, _ in stats.ok_moves
+               if (uuid.UUID(match_id), version) not in logged
+               and (uuid.UUID(match_id), version - 1) not in logged)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=250)
@@ -284,6 +299,7 @@ def main() -> None:
         if redis_handle is not None:
             redis_handle.shutdown()
     figures = analyse(stats, steady_from, stop_at)
+    figures["unpersisted_moves"] = unpersisted(stats)
     print(f"matches: {args.matches} ({2 * args.matches} sockets)")
     for key, value in figures.items():
         print(f"{key}: {value:.1f}" if isinstance(value, float) else f"{key}: {value}")
