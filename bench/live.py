@@ -6,8 +6,9 @@ Starts the real stack (two daphne processes, a Celery worker and beat) against
 DATABASE_URL (PostgreSQL; default postgres://postgres@127.0.0.1:5432/bench_sb,
 created if missing) and REDIS_URL (a private Redis when unset), creates the players
 and matches, and lets greedy clients play with random think times (0.5-1.5 s, so
-about one move a second per match). A few matches use a 2 s bank and one silent
-player, to measure how late the flag broadcast arrives after the deadline.
+about one move a second per match). A few matches use an 8 s bank and one silent
+player, to measure how late the flag broadcast arrives after the deadline (the bank
+runs out about 10 s in, after the ramp).
 
 The players arrive over the first ``--ramp`` seconds (all 500 at once would make every
 match's first move in the same second, a burst at twice the steady rate). Prints, for
@@ -167,7 +168,7 @@ def setup(matches: int, flag_matches: int) -> list[Row]:
             tokens.append(AccessToken.issue(user, "bench")[1])
             users.append(user)
         flag = index < flag_matches
-        rules = {"bank_s": 2, "delay_s": 1} if flag else None
+        rules = {"bank_s": 8, "delay_s": 1} if flag else None
         match = do_create_match(users[0], users[1], rated=False, rules=rules)
         rows.append((str(match.pk), match.started_wall, tokens[0], tokens[1], flag))
     return rows
@@ -306,6 +307,9 @@ def main() -> None:
     moves = max(1, figures["moves"])
     for kind, seconds in cpu_used.items():
         print(f"cpu {kind}: {seconds:.1f} s ({seconds / moves * 1000:.2f} ms per move)")
+    if stats.flag_lateness:
+        late = sorted(stats.flag_lateness)
+        print("flag lateness (ms):", " ".join(f"{x * 1000:.0f}" for x in late))
     if stats.errors:
         print("first errors:", *stats.errors[:5], sep="\n  ")
     print(f"logs: {workdir}")
