@@ -15,8 +15,9 @@ match's first move in the same second, a burst at twice the steady rate). Prints
 the moves sent after the ramp: moves per second and p50/p95/p99 latency from a move's
 send until both players received a state that includes it; the ramp's own p99 and
 worst apart; flag lateness, lost moves, acknowledged moves missing from the event log
-(``unpersisted_moves``) and errors over the whole run; and the CPU time of each kind of
-process per move.
+(``unpersisted_moves``), errors and races (commands overtaken by the opponent's move
+or the end of the match: refused as ``stale`` or ``over``, as they should be) over the
+whole run; and the CPU time of each kind of process per move.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+# Refusals that are the game's own races, not failures: a command sent on a view that the
+# opponent's move (stale) or the end of the match (over) overtook on its way.
+RACES = frozenset({"stale", "over"})
 Row = tuple[str, float, str, str, bool]  # match id, its start (wall), two tokens, flag match
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bench_sb"
 
@@ -61,6 +65,7 @@ class Stats:
     seen: dict[str, list[list[tuple[int, float]]]] = field(default_factory=dict)
     ok_moves: list[tuple[str, int, float]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    races: int = 0  # commands that crossed the opponent's move or the end of the match
     flag_lateness: list[float] = field(default_factory=list)
     answers: list[tuple[float, float]] = field(default_factory=list)  # (sent, until result)
 
@@ -106,7 +111,9 @@ async def player(url: str, token: str, match_id: str, started_wall: float, seat_
                 if message.get("ok") and sent is not None:
                     stats.ok_moves.append((match_id, message["version"], sent))
                     stats.answers.append((sent, now - sent))
-                elif not message.get("ok") and message.get("code") != "stale":
+                elif message.get("code") in RACES:
+                    stats.races += 1
+                elif not message.get("ok"):
                     stats.errors.append(f"{message.get('code')}: {message.get('message')}")
             elif kind == "error":
                 stats.errors.append(f"error: {message}")
@@ -230,6 +237,7 @@ def analyse(stats: Stats, steady_from: float, stop_at: float) -> dict[str, Any]:
         "flags": len(stats.flag_lateness),
         "lost_moves": lost,
         "errors": len(stats.errors),
+        "races": stats.races,
     }
 
 
