@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 US = 1_000_000  # microseconds in a second
@@ -77,7 +77,9 @@ class Rules:
             raise RulesError("times must not be negative")
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # The fields are plain numbers and flags: no deep copy needed (asdict makes one,
+        # and every view of every move asks for this).
+        return {field.name: getattr(self, field.name) for field in fields(self)}
 
     def record_dict(self) -> dict[str, Any]:
         """The record's ``rules`` object: the six standard keys, plus any addition in use."""
