@@ -133,8 +133,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         try:
             return services.do_command(self.match_id, self.scope.get("user"), data, received)
         except (OperationalError, InterfaceError):
-            # A connection that died while idle (a database restart): nothing was
-            # committed, so the command is tried once more on a fresh connection.
+            # A connection that died while idle (a database restart): the command is
+            # tried once more on a fresh connection. Had the first try committed after
+            # all, the second is refused (stale version, or already pressed/over).
             connection.close()
         try:
             return services.do_command(self.match_id, self.scope.get("user"), data, received)
