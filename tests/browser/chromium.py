@@ -21,6 +21,30 @@ CHROMIUM_ARGS = [
 ]
 
 
+def require_chromium() -> None:
+    """Skip without Debian's chromium or Playwright (under CI=true: fail)."""
+    from tests.conftest import need
+
+    need(CHROMIUM.exists(), f"{CHROMIUM} is missing (apt-get install chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        need(False, "playwright is not installed")
+
+
+@contextmanager
+def launched_browser() -> Iterator[Any]:
+    """Chromium started through Playwright's sync API, closed at the end."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 @contextmanager
 def browser_with_database() -> Iterator[Any]:
     """Chromium through Playwright's sync API, in a test that also uses the ORM.
@@ -29,18 +53,11 @@ def browser_with_database() -> Iterator[Any]:
     ORM calls (the test's own setup and the database flush after it) unless told that
     this is safe: nothing here runs concurrently with them.
     """
-    from playwright.sync_api import sync_playwright
-
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                                 args=CHROMIUM_ARGS)
-            try:
-                yield browser
-            finally:
-                browser.close()
+        with launched_browser() as browser:
+            yield browser
     finally:
         if previous is None:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import os
 import random
 import threading
 from collections.abc import Iterator
@@ -26,7 +25,7 @@ import pytest
 from games.dominoes.board import Board
 from games.dominoes.tiles import HI, LO, TILE_COUNT
 from games.spectacular_bid.view import board_view
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.chromium import launched_browser, require_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -34,11 +33,6 @@ ROOT = Path(__file__).resolve().parents[2]
 HARNESS = "tests/browser/board_harness.html"
 ARTIFACTS = ROOT / "test-artifacts"
 
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (required when CI=true)", pytrace=False)
-    pytest.skip(reason)
 
 
 def _specs() -> list[dict[str, Any]]:
@@ -79,18 +73,9 @@ def static_server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    require_chromium()
+    with launched_browser() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser.chromium import CHROMIUM, browser_with_database
+from tests.browser.chromium import browser_with_database, require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
@@ -52,11 +52,6 @@ PLAY_DEADLINE_S = 150  # the whole match, Start to result
 MAX_HANDS = 10  # the fixed deals end the match in five; more means something changed
 STEP_TIMEOUT_MS = 15_000
 
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (required when CI=true)", pytrace=False)
-    pytest.skip(reason)
 
 
 # ------------------------------------------------------------------ the settings guard
@@ -84,12 +79,7 @@ def test_fixed_deals_are_refused_without_debug(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        _unavailable("playwright is not installed")
+    require_chromium()
     ARTIFACTS.mkdir(exist_ok=True)
     with browser_with_database() as launched:
         yield launched

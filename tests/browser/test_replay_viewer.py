@@ -11,7 +11,6 @@ and looks at alice's profile with a rating chart. Screenshots: test-artifacts/re
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -28,7 +27,7 @@ from games.spectacular_bid.frames import frames
 from games.spectacular_bid.record import parse
 from games.store import export_record, load_engine
 from ratings.models import Rating, RatingChange
-from tests.browser.chromium import CHROMIUM, browser_with_database
+from tests.browser.chromium import browser_with_database, require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
@@ -39,20 +38,10 @@ PASSWORD = "pw-replay-123"
 JSON = dict[str, Any]
 
 
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (required when CI=true)", pytrace=False)
-    pytest.skip(reason)
-
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        _unavailable("playwright is not installed")
+    require_chromium()
     with browser_with_database() as launched:
         yield launched
 
