@@ -435,10 +435,15 @@ document.addEventListener("keydown", (ev) => {
 
 // ------------------------------------------------------------------------ loading
 
-async function loadMatch(url) {
-  el.loading.hidden = false;
+/** Fetch frames (request options built by `makeInit`, awaited inside the guard) and show them. */
+async function showFrom(url, makeInit = async () => ({})) {
   try {
-    const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    const init = await makeInit();
+    const response = await fetch(url, {
+      ...init,
+      credentials: "same-origin",
+      headers: { Accept: "application/json", ...init.headers },
+    });
     const data = await response.json().catch(() => null);
     if (!response.ok || !data || data.ok === false) {
       showError(data?.message || t("load_error"));
@@ -450,6 +455,11 @@ async function loadMatch(url) {
   } finally {
     el.loading.hidden = true;
   }
+}
+
+async function loadMatch(url) {
+  el.loading.hidden = false;
+  await showFrom(url);
 }
 
 const MAX_BYTES = 2_000_000;
@@ -466,29 +476,11 @@ async function upload(file) {
   }
   el.loading.hidden = false;
   el.loading.textContent = t("reading");
-  try {
-    const text = await file.text();
-    const response = await fetch("/api/replay", {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json",
-        "X-CSRFToken": cookie("csrftoken"),
-      },
-      body: text,
-    });
-    const data = await response.json().catch(() => null);
-    if (!response.ok || !data || data.ok === false) {
-      showError(data?.message || t("load_error"));
-      return;
-    }
-    show(data, data.players);
-  } catch {
-    showError(t("network_error"));
-  } finally {
-    el.loading.hidden = true;
-  }
+  await showFrom("/api/replay", async () => ({
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": cookie("csrftoken") },
+    body: await file.text(),
+  }));
 }
 
 if (el.root.dataset.framesUrl) {
