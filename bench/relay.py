@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -60,11 +61,6 @@ async def run_rooms(url: str, rooms: int, interval: float, start_at: float, stop
                            for i in range(rooms)))
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=250)
@@ -72,6 +68,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
+    from bench.live import percentile
     from bench.stack import free_port
     from config.embedded import ensure_redis_url
 
@@ -79,8 +76,6 @@ def main() -> None:
     port = free_port()
     workdir = Path(tempfile.mkdtemp(prefix="bench-relay-"))
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="bench.relay_settings")
-    import subprocess
-
     log = open(workdir / "daphne.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                              "bench.relay_app:application"], cwd=ROOT, env=env, stdout=log,
