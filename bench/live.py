@@ -1,6 +1,7 @@
 """Live load: N concurrent matches played by bot clients over the public websocket API.
 
     python -m bench.live [--matches 250] [--seconds 60] [--flag-matches 10] [--ramp 5]
+                         [--placement match|split]
 
 Starts the real stack (two daphne processes, a Celery worker and beat) against
 DATABASE_URL (PostgreSQL; default postgres://postgres@127.0.0.1:5432/bench_sb,
@@ -31,6 +32,7 @@ import sys
 import tempfile
 import time
 import uuid
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -181,12 +183,21 @@ def setup(matches: int, flag_matches: int) -> list[Row]:
     return rows
 
 
+def web_process_for(match_id: str, seat: int, urls: list[str], placement: str) -> str:
+    """The daphne a player's socket reaches: the one the front proxy routes the match to
+    (a hash of the match id, platform/README.md), or, with ``split``, the two players on
+    different daphnes, so that every move crosses processes (the worst case)."""
+    if placement == "split":
+        return urls[(zlib.crc32(match_id.encode()) + seat) % len(urls)]
+    return urls[zlib.crc32(match_id.encode()) % len(urls)]
+
+
 async def drive(urls: list[str], rows: list[Row], stop_at: float,
-                stats: Stats, ramp: float) -> float:
+                stats: Stats, ramp: float, placement: str) -> float:
     tasks = []
     for index, (match_id, started_wall, token0, token1, flag) in enumerate(rows):
         for seat, token in ((0, token0), (1, token1)):
-            url = urls[(index + seat) % len(urls)]  # the two players on different daphnes
+            url = web_process_for(match_id, seat, urls, placement)
             silent = 2 if flag and seat == 1 else None
             delay = ramp * index / len(rows)
             tasks.append(player(url, token, match_id, started_wall, seat, stats, stop_at, silent,
@@ -261,6 +272,9 @@ def main() -> None:
     parser.add_argument("--flag-matches", type=int, default=10)
     parser.add_argument("--ramp", type=float, default=5.0,
                         help="seconds over which the players arrive (not counted as steady)")
+    parser.add_argument("--placement", choices=["match", "split"], default="match",
+                        help="match: a match's sockets on one daphne, as the front proxy "
+                             "routes them; split: the two players on different daphnes")
     args = parser.parse_args()
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -301,7 +315,7 @@ def main() -> None:
         gc.set_threshold(100_000, 50, 50)
         cpu_before = cpu.snapshot()
         steady_from = time.time() + args.ramp + 2  # the last arrivals' first moves are in
-        asyncio.run(drive(stack.urls, rows, stop_at, stats, args.ramp))
+        asyncio.run(drive(stack.urls, rows, stop_at, stats, args.ramp, args.placement))
         cpu_used = cpu.used_between(cpu_before, cpu.snapshot())
     finally:
         stack.stop()
@@ -309,7 +323,7 @@ def main() -> None:
             redis_handle.shutdown()
     figures = analyse(stats, steady_from, stop_at)
     figures["unpersisted_moves"] = unpersisted(stats)
-    print(f"matches: {args.matches} ({2 * args.matches} sockets)")
+    print(f"matches: {args.matches} ({2 * args.matches} sockets, placement {args.placement})")
     for key, value in figures.items():
         print(f"{key}: {value:.1f}" if isinstance(value, float) else f"{key}: {value}")
     moves = max(1, figures["moves"])

@@ -11,18 +11,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Model
 
 Statement = tuple[str, list[Any]]
 
 
-def _insert(model: type[Model], rows: list[dict[str, Any]]) -> Statement:
-    """One INSERT of several rows (all with the same fields)."""
+def _insert(model: type[Model], rows: list[dict[str, Any]], cast: bool = False) -> Statement:
+    """One INSERT of several rows (all with the same fields); ``cast`` types each value
+    (needed where the VALUES are a subquery, which takes no types from the columns)."""
     meta = model._meta
     fields = [meta.get_field(name) for name in rows[0]]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    if cast:
+        marks = "(" + ", ".join(f"CAST(%s AS {f.cast_db_type(connection)})"
+                                for f in fields) + ")"
+    else:
+        marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
     params = [f.get_db_prep_save(row[f.name], connection) for row in rows for f in fields]
     table = connection.ops.quote_name(meta.db_table)
     return f"INSERT INTO {table} ({columns}) VALUES {', '.join([marks] * len(rows))}", params
@@ -60,6 +65,37 @@ def update_and_insert(instance: Model, names: list[str], model: type[Model],
             insert_sql, insert_params = _insert(model, rows)
             cursor.execute(insert_sql, insert_params)
         cursor.execute(update_sql, update_params)
+
+
+def update_if_version_and_insert(instance: Model, names: list[str], expected_version: int,
+                                 model: type[Model], rows: list[dict[str, Any]]) -> bool:
+    """As ``update_and_insert``, only if the row's ``version`` is still ``expected_version``.
+
+    False, and nothing written, when someone wrote the row since. On PostgreSQL one
+    statement in autocommit: the UPDATE (which takes the row lock and checks the
+    version) feeds the INSERT, so the events go in only with the row.
+    """
+    update_sql, update_params = _update(instance, names)
+    version_column = instance._meta.get_field("version").column
+    update_sql += f" AND {connection.ops.quote_name(version_column)} = %s"
+    update_params.append(expected_version)
+    if connection.vendor == "postgresql" and rows:
+        insert_sql, insert_params = _insert(model, rows, cast=True)
+        head, values = insert_sql.split(" VALUES ", 1)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"WITH updated AS ({update_sql} RETURNING 1) "
+                f"{head} SELECT v.* FROM (VALUES {values}) AS v, updated",
+                update_params + insert_params)
+            return cursor.rowcount > 0
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(update_sql, update_params)
+        if cursor.rowcount != 1:
+            return False
+        if rows:
+            insert_sql, insert_params = _insert(model, rows)
+            cursor.execute(insert_sql, insert_params)
+    return True
 
 
 _conversions: dict[tuple[type[Model], str], list[tuple[Any, list[Any]]]] = {}

@@ -2,8 +2,11 @@
 
 One writer per match: every change locks the match row, applies to the engine,
 appends to the event log, saves, commits, and only then broadcasts and schedules
-the next clock deadline (``transaction.on_commit``). Consumers, views and Celery
-tasks call these functions and nothing else.
+the next clock deadline (``transaction.on_commit``). An ordinary move may instead be
+applied to the copy this process committed last (``match_cache``) and written by one
+statement that locks the row and checks that its version has not moved; when it has,
+the move is done again the locked way. Consumers, views and Celery tasks call these
+functions and nothing else.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from games.spectacular_bid.rules import Rules, RulesError
 from games.spectacular_bid.state import CONTINUE
 from games.spectacular_bid.state import Match as Engine
 
-from . import broadcast, heartbeat, rawsql
+from . import broadcast, heartbeat, match_cache, rawsql
 from .deals import next_deal
 from .models import Match, MatchEvent
 from .store import deal_payload, load_engine, save_engine
@@ -155,10 +158,15 @@ MOVE_COLUMNS = ["state", "balances", "version", "deadline_at"]
 END_COLUMNS = ["winner", "reason", "status", "finished_at", "annul_reason", "rating_seq"]
 
 
-def _save(match: Match, engine: Engine, version_before: int, force: bool = False) -> None:
-    """Persist the engine and the columns the pages query; broadcast after commit."""
+def _save(match: Match, engine: Engine, version_before: int, force: bool = False,
+          unless_moved: bool = False) -> bool:
+    """Persist the engine and the columns the pages query; broadcast after commit.
+
+    ``unless_moved``: the match was not read under a lock (the optimistic path), so write
+    only if its version is still ``version_before``; False when it had moved on.
+    """
     if match.version == version_before and not force:
-        return
+        return True
     _deal_if_due(match, engine)
     save_engine(match, engine)
     match.balances = list(engine.balances)
@@ -178,7 +186,11 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
     deadline = engine.next_deadline_us()
     match.deadline_at = None if deadline is None else wall_time(match, deadline)
     events = _pending_events(match)
-    if version_before >= 0:
+    if unless_moved:
+        if not rawsql.update_if_version_and_insert(match, MOVE_COLUMNS, version_before,
+                                                   MatchEvent, events):
+            return False
+    elif version_before >= 0:
         columns = MOVE_COLUMNS if result is None and not force else MOVE_COLUMNS + END_COLUMNS
         rawsql.update_and_insert(match, columns, MatchEvent, events)
     else:
@@ -190,6 +202,10 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
     started_wall = match.started_wall
 
     def after_commit() -> None:
+        if match.status == Match.Status.ACTIVE:
+            match_cache.keep(match, engine)  # the next command starts from here
+        else:
+            match_cache.drop(match_id)
         broadcast.send_views(match_id, version, started_wall, views)
         if deadline_at is not None:
             from .tasks import schedule_deadline
@@ -197,6 +213,7 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
             schedule_deadline(match_id, deadline_at)
 
     transaction.on_commit(after_commit)
+    return True
 
 
 # ---------------------------------------------------------------------- do_*
@@ -249,6 +266,9 @@ def do_command(match_id: Any, user: AbstractBaseUser | None, data: Any,
         seat, code, expected = parse_command(data)
     except ActionFormatError as exc:
         return CommandResult(False, "bad_request", str(exc))
+    done = _command_on_copy(match_id, user, seat, code, expected, received)
+    if done is not None:
+        return done
     with transaction.atomic():
         try:
             match = _locked(match_id)
@@ -283,6 +303,39 @@ def do_command(match_id: Any, user: AbstractBaseUser | None, data: Any,
         _append(match, MatchEvent.Kind.ACTION, t_us, seat, action_to_dict(seat, code))
         _save(match, engine, before)
         return CommandResult(True, "ok", "", match.version)
+
+
+def _command_on_copy(match_id: Any, user: AbstractBaseUser | None, seat: int, code: int,
+                     expected: int | None, received: float) -> CommandResult | None:
+    """An ordinary move applied to this process's copy of the match (``match_cache``).
+
+    The same steps as the locked path, on the state this process last committed, written
+    only if the match's version has not moved since. None, with nothing written, for
+    anything else: no copy, a copy someone has moved past, a refusal, or a match that
+    ends here (results and ratings are written the locked way).
+    """
+    if connection.in_atomic_block:
+        return None  # inside a caller's transaction: its reads and locks come first
+    copy = match_cache.take(match_id)
+    if copy is None:
+        return None
+    match, engine = copy
+    if match.status != Match.Status.ACTIVE or seat not in access_match_seats(match, user):
+        return None
+    if code not in VERSIONLESS and expected is not None and expected != match.version:
+        return None  # the client saw a later version (or an earlier one): ask the database
+    before = match.version
+    t_us = match_time_us(match, received)
+    _advance_time(match, engine, t_us)
+    if engine.result is not None:
+        return None
+    outcome = engine.apply(seat, code, t_us)
+    if isinstance(outcome, Illegal) or engine.result is not None:
+        return None
+    _append(match, MatchEvent.Kind.ACTION, t_us, seat, action_to_dict(seat, code))
+    if not _save(match, engine, before, unless_moved=True):
+        return None
+    return CommandResult(True, "ok", "", match.version)
 
 
 def do_advance(match_id: Any, now_wall: float | None = None) -> bool:
