@@ -107,12 +107,12 @@ class MatchConnection:
         message_id = message_id or f"c{next(self._ids)}"
         self.acted_version = self.version
         self.awaiting_result = True
-        await self.ws.send(json.dumps({"type": "command", "action": action,
-                                       "version": self.version, "id": message_id}))
+        await self.ws.send(orjson.dumps({"type": "command", "action": action,
+                                         "version": self.version, "id": message_id}).decode())
         return message_id
 
     async def sync(self) -> None:
-        await self.ws.send(json.dumps({"type": "sync"}))
+        await self.ws.send('{"type": "sync"}')
 
     def view_to_act_on(self) -> JSON | None:
         """The newest view, if it is newer than what our last command answered.

@@ -41,8 +41,11 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     started_wall = models.FloatField(default=0.0)  # time.time() of match time 0
     finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    # The next clock deadline as wall time, for the beat sweep.
-    deadline_at = models.FloatField(null=True, blank=True, db_index=True)
+    # The next clock deadline as wall time, for the beat sweep. Not indexed: it changes
+    # with every move, and an index on it would make every move's UPDATE write a new
+    # entry in each of the table's indexes (no HOT update); the sweep reads the active
+    # matches through the status index instead.
+    deadline_at = models.FloatField(null=True, blank=True)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL)
     # The order in which finished rated matches changed ratings (None: never rated).
     rating_seq = models.PositiveIntegerField(null=True, blank=True, unique=True)
@@ -85,7 +88,9 @@ class MatchEvent(models.Model):
         TIME = "time"  # time passed: grace ran out, a clock reached its deadline
         ANNUL = "annul"
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    # No index of its own: the (match, seq) constraint's index serves every lookup by match.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events",
+                              db_index=False)
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=8, choices=Kind.choices)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)

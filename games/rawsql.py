@@ -17,31 +17,55 @@ from django.db.models import Model
 Statement = tuple[str, list[Any]]
 
 
+# Statement texts and their fields, worked out once per shape (model, columns, rows,
+# database): the quoting and typing of names cost as much as running the statement.
+_texts: dict[tuple[Any, ...], tuple[str, list[Any]]] = {}
+
+
+def _insert_text(model: type[Model], names: tuple[str, ...], count: int,
+                 cast: bool) -> tuple[str, list[Any]]:
+    key = ("insert", model, names, count, cast, connection.vendor)
+    if key not in _texts:
+        meta = model._meta
+        fields = [meta.get_field(name) for name in names]
+        columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+        if cast:
+            marks = "(" + ", ".join(f"CAST(%s AS {f.cast_db_type(connection)})"
+                                    for f in fields) + ")"
+        else:
+            marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        table = connection.ops.quote_name(meta.db_table)
+        _texts[key] = (f"INSERT INTO {table} ({columns}) VALUES {', '.join([marks] * count)}",
+                       fields)
+    return _texts[key]
+
+
 def _insert(model: type[Model], rows: list[dict[str, Any]], cast: bool = False) -> Statement:
     """One INSERT of several rows (all with the same fields); ``cast`` types each value
     (needed where the VALUES are a subquery, which takes no types from the columns)."""
-    meta = model._meta
-    fields = [meta.get_field(name) for name in rows[0]]
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    if cast:
-        marks = "(" + ", ".join(f"CAST(%s AS {f.cast_db_type(connection)})"
-                                for f in fields) + ")"
-    else:
-        marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql, fields = _insert_text(model, tuple(rows[0]), len(rows), cast)
     params = [f.get_db_prep_save(row[f.name], connection) for row in rows for f in fields]
-    table = connection.ops.quote_name(meta.db_table)
-    return f"INSERT INTO {table} ({columns}) VALUES {', '.join([marks] * len(rows))}", params
+    return sql, params
 
 
-def _update(instance: Model, names: list[str]) -> Statement:
+def _update(instance: Model, names: list[str], versioned: bool = False) -> Statement:
+    """UPDATE ``names`` of ``instance``; ``versioned``: only while its version is unchanged
+    (the caller appends the expected version to the parameters)."""
     meta = instance._meta
-    fields = [meta.get_field(name) for name in names]
-    assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
+    key = ("update", type(instance), tuple(names), versioned, connection.vendor)
+    if key not in _texts:
+        fields = [meta.get_field(name) for name in names]
+        assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
+        table = connection.ops.quote_name(meta.db_table)
+        sql = (f"UPDATE {table} SET {assignments} "
+               f"WHERE {connection.ops.quote_name(meta.pk.column)} = %s")
+        if versioned:
+            sql += f" AND {connection.ops.quote_name(meta.get_field('version').column)} = %s"
+        _texts[key] = (sql, fields)
+    sql, fields = _texts[key]
     params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
     params.append(meta.pk.get_db_prep_value(instance.pk, connection))
-    table = connection.ops.quote_name(meta.db_table)
-    return (f"UPDATE {table} SET {assignments} "
-            f"WHERE {connection.ops.quote_name(meta.pk.column)} = %s", params)
+    return sql, params
 
 
 def insert(model: type[Model], rows: list[dict[str, Any]]) -> None:
@@ -75,9 +99,7 @@ def update_if_version_and_insert(instance: Model, names: list[str], expected_ver
     statement in autocommit: the UPDATE (which takes the row lock and checks the
     version) feeds the INSERT, so the events go in only with the row.
     """
-    update_sql, update_params = _update(instance, names)
-    version_column = instance._meta.get_field("version").column
-    update_sql += f" AND {connection.ops.quote_name(version_column)} = %s"
+    update_sql, update_params = _update(instance, names, versioned=True)
     update_params.append(expected_version)
     if connection.vendor == "postgresql" and rows:
         insert_sql, insert_params = _insert(model, rows, cast=True)
