@@ -198,7 +198,12 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
         rawsql.insert(MatchEvent, events)
     events.clear()
     views = broadcast.views_for(match, engine)
-    match_id, version, deadline_at = match.pk, match.version, match.deadline_at
+    match_id, version = match.pk, match.version
+    # A task for a running clock's deadline. The end of a Continue grace period is left
+    # to the beat sweep (within a second; the clocks start at the grace end itself,
+    # whenever it is processed): almost every grace period is ended by the players a
+    # moment later, and a task for each would fire for nothing once a hand.
+    deadline_at = None if engine.phase == CONTINUE else match.deadline_at
     started_wall = match.started_wall
 
     def after_commit() -> None:

@@ -200,3 +200,35 @@ def test_a_whole_match_mixing_both_paths_replays(players, settings, seed) -> Non
         assert result.ok, (action, result)
     assert load_engine(fresh(match)).view(0)["hands_played"] > 3
     assert_log_reproduces(match)
+
+
+def test_a_grace_period_gets_no_task_and_the_sweep_ends_it(players, monkeypatch,
+                                                           settings) -> None:
+    """Deadline tasks are for running clocks; the end of a Continue grace period (which
+    the players nearly always end first) is the beat sweep's, at its exact time."""
+    from games import tasks
+
+    scheduled: list[float] = []
+    monkeypatch.setattr(tasks, "schedule_deadline",
+                        lambda match_id, deadline: scheduled.append(deadline))
+    match = do_create_match(*players, rated=False, rules={"grace_s": 30})
+    created = fresh(match)
+    assert created.deadline_at == pytest.approx(created.started_wall + 30)
+    assert scheduled == []  # only the sweep looks at the grace end
+    assert tasks.sweep_overdue() == 0
+    monkeypatch.setattr(tasks.time, "time", lambda: created.started_wall + 31)
+    assert tasks.sweep_overdue() == 1
+    engine = load_engine(fresh(match))
+    assert engine.clock.started_us == 30_000_000  # the clock started at the grace end
+    assert scheduled == [pytest.approx(fresh(match).deadline_at)]  # a task for the clock
+
+
+def test_a_started_clock_gets_its_task(players, monkeypatch) -> None:
+    from games import tasks
+
+    scheduled: list[float] = []
+    monkeypatch.setattr(tasks, "schedule_deadline",
+                        lambda match_id, deadline: scheduled.append(deadline))
+    match = do_create_match(*players, rated=False)
+    start(match, players)
+    assert scheduled == [pytest.approx(fresh(match).deadline_at)]
