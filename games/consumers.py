@@ -39,28 +39,34 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.match_id = str(self.scope["url_route"]["kwargs"]["match_id"])
         self.groups_joined = []
+        self.seats = []
+        self.role = ""  # no broadcast text until the connection is accepted
         self.tokens = BURST
         self.last_refill = time.monotonic()
         self.dropped = 0
-        user = self.scope.get("user")
-        found = await database_sync_to_async(self._load)(user)
-        if found is None:
-            await self.close(code=4404)
-            return
-        self.seats = found
-        self.role = broadcast.role_of(found)
-        await self.accept()
+        # Subscribed first, so that no move falls between the snapshot and the first
+        # broadcast; nothing reaches the socket before it is accepted, and a refused
+        # connection leaves the group at once.
         name = broadcast.group_name(self.match_id)
         await self.channel_layer.group_add(name, self.channel_name)
         self.groups_joined.append(name)
-        await self.send_snapshot()
+        # One database call: the match, who this is in it, and their view of it.
+        found = await database_sync_to_async(self._open)(self.scope.get("user"))
+        if found is None:
+            await self.close(code=4404)
+            return
+        self.seats, message = found
+        self.role = broadcast.role_of(self.seats)
+        await self.accept()
+        await self.send_json(message)
 
-    def _load(self, user: Any) -> list[int] | None:
+    def _open(self, user: Any) -> tuple[list[int], dict[str, Any]] | None:
         try:
             match = Match.objects.select_related("seat0", "seat1").get(pk=self.match_id)
         except (Match.DoesNotExist, ValueError, Exception):  # noqa: BLE001 - bad id
             return None
-        return services.access_match_seats(match, user)
+        seats = services.access_match_seats(match, user)
+        return seats, services.snapshot(match, seats)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels hops to a worker thread before every message to close old database
