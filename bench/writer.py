@@ -7,8 +7,9 @@ DATABASE_URL (PostgreSQL; default postgres://postgres@127.0.0.1:5432/bench_sb, c
 if missing) and REDIS_URL (a private Redis when unset), with no websocket and no
 channel layer (broadcasts are collected and dropped). Prints ``cpu_ms_per_command``,
 ``wall_ms_per_command`` and the CPU milliseconds per command of each stage: the locked
-read, the engine's unpickling and pickling, the three views, the combined write and
-the deadline bookkeeping. ``bench.live`` measures the whole path around it.
+read, the engine's unpickling and pickling, the three views, the combined write (locked,
+or conditional on the version when the process's copy of the match was used) and the
+deadline bookkeeping. ``bench.live`` measures the whole path around it.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ def run(commands: int) -> None:
         timed(services, name, spent)
     timed(services.broadcast, "views_for", spent)
     timed(services.rawsql, "update_and_insert", spent)
+    timed(services.rawsql, "update_if_version_and_insert", spent)
     timed(tasks, "schedule_deadline", spent)
     timed(Engine, "apply", spent)
 
