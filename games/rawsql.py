@@ -48,19 +48,19 @@ def _insert(model: type[Model], rows: list[dict[str, Any]], cast: bool = False) 
     return sql, params
 
 
-def _update(instance: Model, names: list[str], versioned: bool = False) -> Statement:
-    """UPDATE ``names`` of ``instance``; ``versioned``: only while its version is unchanged
-    (the caller appends the expected version to the parameters)."""
+def _update(instance: Model, names: list[str], only_if: tuple[str, ...] = ()) -> Statement:
+    """UPDATE ``names`` of ``instance``; ``only_if``: fields whose stored values must still
+    equal the instance's (appended to the parameters by the caller, in that order)."""
     meta = instance._meta
-    key = ("update", type(instance), tuple(names), versioned, connection.vendor)
+    key = ("update", type(instance), tuple(names), only_if, connection.vendor)
     if key not in _texts:
         fields = [meta.get_field(name) for name in names]
         assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
         table = connection.ops.quote_name(meta.db_table)
         sql = (f"UPDATE {table} SET {assignments} "
                f"WHERE {connection.ops.quote_name(meta.pk.column)} = %s")
-        if versioned:
-            sql += f" AND {connection.ops.quote_name(meta.get_field('version').column)} = %s"
+        for name in only_if:
+            sql += f" AND {connection.ops.quote_name(meta.get_field(name).column)} = %s"
         _texts[key] = (sql, fields)
     sql, fields = _texts[key]
     params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
@@ -92,15 +92,17 @@ def update_and_insert(instance: Model, names: list[str], model: type[Model],
 
 
 def update_if_version_and_insert(instance: Model, names: list[str], expected_version: int,
-                                 model: type[Model], rows: list[dict[str, Any]]) -> bool:
-    """As ``update_and_insert``, only if the row's ``version`` is still ``expected_version``.
+                                 expected_status: str, model: type[Model],
+                                 rows: list[dict[str, Any]]) -> bool:
+    """As ``update_and_insert``, only if the row's ``version`` and ``status`` are still the
+    expected ones.
 
     False, and nothing written, when someone wrote the row since. On PostgreSQL one
     statement in autocommit: the UPDATE (which takes the row lock and checks the
     version) feeds the INSERT, so the events go in only with the row.
     """
-    update_sql, update_params = _update(instance, names, versioned=True)
-    update_params.append(expected_version)
+    update_sql, update_params = _update(instance, names, only_if=("version", "status"))
+    update_params += [expected_version, expected_status]
     if connection.vendor == "postgresql" and rows:
         insert_sql, insert_params = _insert(model, rows, cast=True)
         head, values = insert_sql.split(" VALUES ", 1)

@@ -187,8 +187,10 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
     match.deadline_at = None if deadline is None else wall_time(match, deadline)
     events = _pending_events(match)
     if unless_moved:
+        # The status too: a row changed without a new version (staff editing it) is
+        # not written over from a copy.
         if not rawsql.update_if_version_and_insert(match, MOVE_COLUMNS, version_before,
-                                                   MatchEvent, events):
+                                                   Match.Status.ACTIVE, MatchEvent, events):
             return False
     elif version_before >= 0:
         columns = MOVE_COLUMNS if result is None and not force else MOVE_COLUMNS + END_COLUMNS

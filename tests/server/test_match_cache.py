@@ -111,6 +111,21 @@ def test_a_copy_someone_moved_past_is_not_written(players, locked_reads) -> None
     assert_log_reproduces(match)
 
 
+def test_a_row_changed_without_a_new_version_is_not_written_over(players,
+                                                                 locked_reads) -> None:
+    """Staff set a status by hand (no new version): the copy's write fails on the status,
+    and the locked way answers from the row."""
+    match = do_create_match(*players, rated=False)
+    start(match, players)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.ABORTED)
+    before = fresh(match)
+    result = move(match, players)
+    assert (result.ok, result.code) == (False, "over")
+    after = fresh(match)
+    assert (after.version, bytes(after.state)) == (before.version, bytes(before.state))
+    assert len(locked_reads) == 1
+
+
 def test_a_client_ahead_of_the_copy_is_served_from_the_database(players, locked_reads) -> None:
     match = do_create_match(*players, rated=False)
     start(match, players)
