@@ -37,6 +37,10 @@ class Match(models.Model):
     annul_reason = models.CharField(max_length=200, blank=True, default="")
     balances = models.JSONField(default=list)
     version = models.PositiveIntegerField(default=0)  # events applied so far
+    # The time of the last logged event (match microseconds). A column of the locked row,
+    # not a query of the log: under READ COMMITTED a subquery would still see the log as
+    # it was before the lock wait.
+    last_t_us = models.BigIntegerField(default=0)
     state = models.BinaryField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     started_wall = models.FloatField(default=0.0)  # time.time() of match time 0

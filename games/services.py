@@ -105,9 +105,17 @@ def _append(match: Match, kind: str, t_us: int, seat: int | None = None,
             payload: dict[str, Any] | None = None) -> None:
     """Add an event to the log; it is written with the match row by ``_save``."""
     match.version += 1
+    match.last_t_us = max(match.last_t_us, t_us)
     _pending_events(match).append({
         "match": match.pk, "seq": match.version, "kind": kind, "seat": seat,
         "payload": payload or {}, "t_us": t_us, "created_at": timezone.now()})
+
+
+def _effective_us(match: Match, received: float) -> int:
+    """When a command takes effect: its receipt time, or the time of the last logged event
+    if that is later (a command received first on one web process may reach the row after
+    one received a moment later on another); the log's times never go back."""
+    return max(match_time_us(match, received), match.last_t_us)
 
 
 def _pending_events(match: Match) -> list[dict[str, Any]]:
@@ -154,7 +162,7 @@ def _advance_clock(match: Match, engine: Engine, t_us: int) -> list[Step]:
 
 
 # What an ordinary move changes in the match row, and what only the end of a match does.
-MOVE_COLUMNS = ["state", "balances", "version", "deadline_at"]
+MOVE_COLUMNS = ["state", "balances", "version", "deadline_at", "last_t_us"]
 END_COLUMNS = ["winner", "reason", "status", "finished_at", "annul_reason", "rating_seq"]
 
 
@@ -288,7 +296,7 @@ def do_command(match_id: Any, user: AbstractBaseUser | None, data: Any,
             return CommandResult(False, "over", _("The match is over."), match.version)
         before = match.version
         engine = load_engine(match)
-        t_us = match_time_us(match, received)
+        t_us = _effective_us(match, received)
         _advance_time(match, engine, t_us)
         if engine.result is not None:
             _save(match, engine, before)
@@ -332,7 +340,7 @@ def _command_on_copy(match_id: Any, user: AbstractBaseUser | None, seat: int, co
     if code not in VERSIONLESS and expected is not None and expected != match.version:
         return None  # the client saw a later version (or an earlier one): ask the database
     before = match.version
-    t_us = match_time_us(match, received)
+    t_us = _effective_us(match, received)
     _advance_time(match, engine, t_us)
     if engine.result is not None:
         return None
@@ -357,7 +365,7 @@ def do_advance(match_id: Any, now_wall: float | None = None) -> bool:
             return False
         before = match.version
         engine = load_engine(match)
-        _advance_time(match, engine, match_time_us(match, now))
+        _advance_time(match, engine, _effective_us(match, now))
         _save(match, engine, before)
         return match.version != before
 
@@ -368,7 +376,7 @@ def do_annul(match: Match, reason: str) -> None:
         locked = _locked(match.pk)
         before = locked.version
         engine = load_engine(locked)
-        t_us = match_time_us(locked, time.time())
+        t_us = _effective_us(locked, time.time())
         if engine.result is None or engine.result.reason != "annulled":
             engine.annul(t_us)
             _append(locked, MatchEvent.Kind.ANNUL, t_us, payload={"reason": reason})

@@ -571,3 +571,23 @@ def test_a_resign_between_hands_replays_to_its_balances(players) -> None:
     m = fresh(match)
     assert (m.status, m.winner, m.reason) == (Match.Status.FINISHED, 1, "resign")
     assert_log_reproduces(match)
+
+
+def test_a_command_received_before_the_last_logged_one_takes_effect_after_it(players) -> None:
+    """Two web processes: one stamps a command, the other stamps a later one and reaches
+    the row first. The earlier-stamped command takes effect at the last logged time, so
+    the log's times never go back and the record replays."""
+    match = do_create_match(*players, rated=False)
+    started = fresh(match).started_wall
+    first = command(match, players[1], {"seat": 1, "type": "continue"}, version=None,
+                    received_wall=started + 0.2)
+    second = command(match, players[0], {"seat": 0, "type": "continue"}, version=None,
+                     received_wall=started + 0.1)
+    assert first.ok and second.ok
+    times = list(MatchEvent.objects.filter(match=match).order_by("seq")
+                 .values_list("t_us", flat=True))
+    assert times == sorted(times)
+    assert times[-1] == 200_000
+    assert fresh(match).last_t_us == 200_000
+    assert load_engine(fresh(match)).clock.started_us == 200_000
+    assert_log_reproduces(match)
