@@ -15,13 +15,13 @@ from typing import Any
 
 import orjson
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, connection
 from django.utils.translation import gettext as _
 
 from . import broadcast, services
-from .db_calls import run_in_writer
+from .db_calls import read_in_writer, run_in_writer
 from .models import Match
 
 MAX_MESSAGE_BYTES = 4096
@@ -51,7 +51,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(name, self.channel_name)
         self.groups_joined.append(name)
         # One database call: the match, who this is in it, and their view of it.
-        found = await database_sync_to_async(self._open)(self.scope.get("user"))
+        found = await read_in_writer(self._open, self.scope.get("user"))
         if found is None:
             await self.close(code=4404)
             return
@@ -62,8 +62,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     def _open(self, user: Any) -> tuple[list[int], dict[str, Any]] | None:
         try:
-            match = Match.objects.select_related("seat0", "seat1").get(pk=self.match_id)
-        except (Match.DoesNotExist, ValueError, Exception):  # noqa: BLE001 - bad id
+            match = services.read_match(self.match_id)
+        except (Match.DoesNotExist, ValueError, ValidationError):  # no such match, a bad id
             return None
         seats = services.access_match_seats(match, user)
         return seats, services.snapshot(match, seats)
@@ -152,13 +152,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 _("The match could not be reached just now. Try again."))
 
     async def send_snapshot(self) -> None:
-        message = await database_sync_to_async(self._snapshot)()
+        message = await read_in_writer(self._snapshot)
         if message is not None:
             await self.send_json(message)
 
     def _snapshot(self) -> dict[str, Any] | None:
-        match = Match.objects.select_related("seat0", "seat1").filter(pk=self.match_id).first()
-        if match is None:
+        try:
+            match = services.read_match(self.match_id)
+        except (Match.DoesNotExist, ValueError, ValidationError):
             return None
         return services.snapshot(match, self.seats)
 

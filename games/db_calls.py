@@ -20,7 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from django.db import connections
+from django.db import InterfaceError, OperationalError, connection, connections
 
 T = TypeVar("T")
 # A few threads: while one waits on PostgreSQL (a commit's WAL flush), another can run.
@@ -54,3 +54,19 @@ async def run_in_writer(func: Callable[..., T], *args: Any) -> T:
     context = contextvars.copy_context()
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_executor, context.run, _tidied, func, *args)
+
+
+def retried_once(func: Callable[..., T], *args: Any) -> T:
+    """``func(*args)``, once more on a fresh connection if the database connection had
+    died while idle (a read; commands have their own retry, see ``consumers``)."""
+    try:
+        return func(*args)
+    except (OperationalError, InterfaceError):
+        connection.close()
+    return func(*args)
+
+
+async def read_in_writer(func: Callable[..., T], *args: Any) -> T:
+    """A database read on the writer threads: no ``close_old_connections`` and health
+    check around it (Channels' ``database_sync_to_async`` pays both on every call)."""
+    return await run_in_writer(retried_once, func, *args)

@@ -80,22 +80,28 @@ def wall_time(match: Match, t_us: int) -> float:
 # ------------------------------------------------------------------ helpers
 
 def _locked(match_id: Any) -> Match:
-    """The match row, locked until the transaction ends (the one writer per match).
+    """The match row, locked until the transaction ends (the one writer per match)."""
+    return read_match(match_id, lock=True)
 
-    One statement with the players' names (the broadcast header needs them); written
-    out because the ORM's compilation of it was a tenth of a move's CPU, and read with
-    a plain cursor because the raw queryset's machinery cost as much again.
+
+def read_match(match_id: Any, lock: bool = False) -> Match:
+    """The match row with its players' names (the broadcast header needs them); ``lock``:
+    locked until the transaction ends. Raises Match.DoesNotExist, or ValueError for a bad id.
+
+    One statement, written out because the ORM's compilation of it was a tenth of a move's
+    CPU, and read with a plain cursor because the raw queryset's machinery cost as much again.
     """
     pk = Match._meta.pk.get_db_prep_value(uuid.UUID(str(match_id)), connection)
     users = connection.ops.quote_name(get_user_model()._meta.db_table)
-    lock = ""
-    if connection.features.has_select_for_update_of:
-        lock = " FOR UPDATE OF m"  # the match, not its players
-    elif connection.features.has_select_for_update:
-        lock = " FOR UPDATE"
+    locking = ""
+    if lock and connection.features.has_select_for_update_of:
+        locking = " FOR UPDATE OF m"  # the match, not its players
+    elif lock and connection.features.has_select_for_update:
+        locking = " FOR UPDATE"
     match = rawsql.select_one(
         Match, f"JOIN {users} u0 ON u0.id = m.seat0_id JOIN {users} u1 ON u1.id = m.seat1_id",
-        "m.id = %s", [pk], ["u0.username AS seat0_name", "u1.username AS seat1_name"], lock)
+        "m.id = %s", [pk], ["u0.username AS seat0_name", "u1.username AS seat1_name"],
+        locking)
     if match is None:
         raise Match.DoesNotExist
     return match  # type: ignore[return-value]

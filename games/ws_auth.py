@@ -11,12 +11,12 @@ from typing import Any
 from urllib.parse import urlparse
 
 from channels.auth import AuthMiddlewareStack
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http.request import is_same_domain
 
 from accounts.tokens import token_from_scope, user_for_token
+from games.db_calls import read_in_writer
 
 
 def origin_allowed(origin: str | None) -> bool:
@@ -42,7 +42,7 @@ class TokenOrSessionMiddleware:
                 origin = value.decode("latin-1")
         raw_token = token_from_scope(scope)
         if raw_token:
-            user = await database_sync_to_async(user_for_token)(raw_token)
+            user = await read_in_writer(user_for_token, raw_token)
             scope["user"] = user or AnonymousUser()
             scope["auth"] = "token" if user else "bad_token"
             if origin is not None and not origin_allowed(origin):
