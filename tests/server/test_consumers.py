@@ -527,3 +527,52 @@ async def test_a_command_after_the_database_connection_died_is_applied_once(
         await db_calls.run_in_writer(close_this_threads_connection)
         await database_sync_to_async(close_this_threads_connection)()
         writer.shutdown()
+
+
+async def test_a_socket_opened_after_the_database_connection_died_gets_its_snapshot(
+        players, monkeypatch) -> None:
+    """The connect's reads (token, match, snapshot) run on the writer threads: a connection
+    killed while idle costs them one retry, not a refused socket."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection, connections
+
+    from games import db_calls
+
+    if connection.vendor != "postgresql":
+        pytest.skip("ending another session's connection needs PostgreSQL")
+    writer = ThreadPoolExecutor(1)
+    monkeypatch.setattr(db_calls, "_executor", writer)
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 60)
+    comms = []
+    try:
+        a, snap = await open_socket(players.match.pk, token_headers(players.tokens["alice"]))
+        comms.append(a)
+
+        def backend_pid() -> int:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                return int(cursor.fetchone()[0])
+
+        def end_session(pid: int) -> bool:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+                return bool(cursor.fetchone()[0])
+
+        writer_pid = await db_calls.run_in_writer(backend_pid)
+        assert await database_sync_to_async(end_session)(writer_pid)
+        b, snap_b = await open_socket(players.match.pk, token_headers(players.tokens["bob"]))
+        comms.append(b)
+        assert snap_b["type"] == "state" and snap_b["version"] == snap["version"]
+        assert "view" in snap_b
+    finally:
+        for comm in comms:
+            await comm.disconnect()
+        monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+
+        def close_this_threads_connection() -> None:
+            connection.close()
+
+        await db_calls.run_in_writer(close_this_threads_connection)
+        await database_sync_to_async(close_this_threads_connection)()
+        writer.shutdown()
