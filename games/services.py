@@ -295,35 +295,12 @@ def do_command(match_id: Any, user: AbstractBaseUser | None, data: Any,
             match = _locked(match_id)
         except (Match.DoesNotExist, ValueError, ValidationError):  # no such match, or a bad id
             return CommandResult(False, "not_found", _("There is no such match."))
-        if seat not in access_match_seats(match, user):
-            return CommandResult(False, "forbidden", _("You cannot act for that seat."),
-                                 match.version)
-        if match.status != Match.Status.ACTIVE:
-            return CommandResult(False, "over", _("The match is over."), match.version)
         before = match.version
         engine = load_engine(match)
-        t_us = _effective_us(match, received)
-        _advance_time(match, engine, t_us)
-        if engine.result is not None:
-            _save(match, engine, before)
-            result = engine.result
-            late = result.reason == "time" and result.winner != seat
-            return CommandResult(False, "late" if late else "over",
-                                 _("Too late: the clock had run out.") if late
-                                 else _("The match is over."), match.version)
-        if code not in VERSIONLESS and expected is not None and expected != match.version:
-            _save(match, engine, before)
-            return CommandResult(False, "stale",
-                                 _("The match has moved on; your view has been refreshed."),
-                                 match.version)
-        outcome = engine.apply(seat, code, t_us)
-        if isinstance(outcome, Illegal):
-            _save(match, engine, before)
-            return CommandResult(False, "illegal", _translate_reason(outcome.reason),
-                                 match.version)
-        _append(match, MatchEvent.Kind.ACTION, t_us, seat, action_to_dict(seat, code))
-        _save(match, engine, before)
-        return CommandResult(True, "ok", "", match.version)
+        result = _apply_command(match, engine, user, seat, code, expected, received)
+        _save(match, engine, before)  # also the time that passed before a refusal
+        result.version = match.version
+        return result
 
 
 def _command_on_copy(match_id: Any, user: AbstractBaseUser | None, seat: int, code: int,
@@ -341,22 +318,40 @@ def _command_on_copy(match_id: Any, user: AbstractBaseUser | None, seat: int, co
     if copy is None:
         return None
     match, engine = copy
-    if match.status != Match.Status.ACTIVE or seat not in access_match_seats(match, user):
-        return None
-    if code not in VERSIONLESS and expected is not None and expected != match.version:
-        return None  # the client saw a later version (or an earlier one): ask the database
     before = match.version
+    result = _apply_command(match, engine, user, seat, code, expected, received)
+    if not result.ok or engine.result is not None:
+        return None
+    if not _save(match, engine, before, unless_moved=True):
+        return None
+    result.version = match.version
+    return result
+
+
+def _apply_command(match: Match, engine: Engine, user: AbstractBaseUser | None, seat: int,
+                   code: int, expected: int | None, received: float) -> CommandResult:
+    """The command applied to ``match`` and ``engine`` (read under the lock, or this
+    process's copy); writes nothing. The caller sets the result's version once written."""
+    if seat not in access_match_seats(match, user):
+        return CommandResult(False, "forbidden", _("You cannot act for that seat."))
+    if match.status != Match.Status.ACTIVE:
+        return CommandResult(False, "over", _("The match is over."))
     t_us = _effective_us(match, received)
     _advance_time(match, engine, t_us)
     if engine.result is not None:
-        return None
+        late = engine.result.reason == "time" and engine.result.winner != seat
+        return CommandResult(False, "late" if late else "over",
+                             _("Too late: the clock had run out.") if late
+                             else _("The match is over."))
+    if code not in VERSIONLESS and expected is not None and expected != match.version:
+        # A client behind the match, or (on a copy) ahead of this process's copy.
+        return CommandResult(False, "stale",
+                             _("The match has moved on; your view has been refreshed."))
     outcome = engine.apply(seat, code, t_us)
-    if isinstance(outcome, Illegal) or engine.result is not None:
-        return None
+    if isinstance(outcome, Illegal):
+        return CommandResult(False, "illegal", _translate_reason(outcome.reason))
     _append(match, MatchEvent.Kind.ACTION, t_us, seat, action_to_dict(seat, code))
-    if not _save(match, engine, before, unless_moved=True):
-        return None
-    return CommandResult(True, "ok", "", match.version)
+    return CommandResult(True, "ok", "")
 
 
 def do_advance(match_id: Any, now_wall: float | None = None) -> bool:
