@@ -21,4 +21,3 @@ application = build_application(django_asgi_app)
 gc.freeze()
 gc.set_threshold(50_000, 20, 20)
 start_web_heartbeat()  # the web tier's liveness, for telling an outage from a silent player
-

@@ -21,7 +21,7 @@ from django.db import InterfaceError, OperationalError, connection
 from django.utils.translation import gettext as _
 
 from . import broadcast, services
-from .db_calls import read_in_writer, run_in_writer
+from .db_calls import read_in_writer, retried_once, run_in_writer
 from .models import Match
 
 MAX_MESSAGE_BYTES = 4096
@@ -61,18 +61,23 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send_json(message)
 
     def _open(self, user: Any) -> tuple[list[int], dict[str, Any]] | None:
-        try:
-            match = services.read_match(self.match_id)
-        except (Match.DoesNotExist, ValueError, ValidationError):  # no such match, a bad id
+        match = self._read_match()
+        if match is None:
             return None
         seats = services.access_match_seats(match, user)
         return seats, services.snapshot(match, seats)
 
+    def _read_match(self) -> Match | None:
+        try:
+            return services.read_match(self.match_id)
+        except (Match.DoesNotExist, ValueError, ValidationError):  # no such match, a bad id
+            return None
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels hops to a worker thread before every message to close old database
         # connections; here that was a third of a move's CPU, mostly for broadcasts that
-        # never touch the database. This consumer's database calls tidy their own
-        # connections (games/db_calls.py, channels' database_sync_to_async).
+        # never touch the database. This consumer's database calls run on the writer
+        # threads, which tidy their own connections (games/db_calls.py).
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -136,15 +141,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.error("unknown_type", _("Unknown message type."))
 
     def _command(self, data: Any, received: float) -> services.CommandResult:
+        # A connection that died while idle (a database restart) costs one retry on a
+        # fresh connection. Had the first try committed after all, the second is refused
+        # (stale version, or already pressed/over).
         try:
-            return services.do_command(self.match_id, self.scope.get("user"), data, received)
-        except (OperationalError, InterfaceError):
-            # A connection that died while idle (a database restart): the command is
-            # tried once more on a fresh connection. Had the first try committed after
-            # all, the second is refused (stale version, or already pressed/over).
-            connection.close()
-        try:
-            return services.do_command(self.match_id, self.scope.get("user"), data, received)
+            return retried_once(services.do_command, self.match_id, self.scope.get("user"),
+                                data, received)
         except (OperationalError, InterfaceError):
             connection.close()
             return services.CommandResult(
@@ -157,11 +159,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send_json(message)
 
     def _snapshot(self) -> dict[str, Any] | None:
-        try:
-            match = services.read_match(self.match_id)
-        except (Match.DoesNotExist, ValueError, ValidationError):
-            return None
-        return services.snapshot(match, self.seats)
+        match = self._read_match()
+        return None if match is None else services.snapshot(match, self.seats)
 
     async def match_state(self, event: dict[str, Any]) -> None:
         text = event["texts"].get(self.role)  # this connection's own view, nothing else

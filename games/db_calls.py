@@ -6,8 +6,8 @@ command; asgiref's thread hop itself cost about as much CPU as the database call
 Here commands run on a small pool of writer threads, each with its own connection,
 through the event loop's plain ``run_in_executor``; a connection is only looked at
 when it has had an error, has outlived ``CONN_MAX_AGE`` or was left outside
-autocommit. A connection that died while idle costs the next command one retry
-(see ``consumers``).
+autocommit. A connection that died while idle costs the next call one retry
+(``retried_once``).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ async def run_in_writer(func: Callable[..., T], *args: Any) -> T:
 
 def retried_once(func: Callable[..., T], *args: Any) -> T:
     """``func(*args)``, once more on a fresh connection if the database connection had
-    died while idle (a read; commands have their own retry, see ``consumers``)."""
+    died while idle (a database restart)."""
     try:
         return func(*args)
     except (OperationalError, InterfaceError):
