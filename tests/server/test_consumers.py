@@ -11,7 +11,7 @@ import asyncio
 import json
 import sys
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -470,9 +470,10 @@ async def test_an_idle_socket_survives_a_quiet_spell(players) -> None:
         await comm.disconnect()
 
 
-async def test_a_command_after_the_database_connection_died_is_applied_once(
-        players, monkeypatch) -> None:
-    """A writer's connection killed while idle (a database restart) costs one retry, no move."""
+@pytest.fixture
+async def one_writer_thread(monkeypatch) -> AsyncIterator[None]:
+    """One writer thread that keeps its PostgreSQL connection between calls, as in
+    production; nothing left open on the test database afterwards."""
     from concurrent.futures import ThreadPoolExecutor
 
     from django.db import connection, connections
@@ -481,10 +482,43 @@ async def test_a_command_after_the_database_connection_died_is_applied_once(
 
     if connection.vendor != "postgresql":
         pytest.skip("ending another session's connection needs PostgreSQL")
-    # One writer thread that keeps its connection between commands, as in production.
     writer = ThreadPoolExecutor(1)
     monkeypatch.setattr(db_calls, "_executor", writer)
     monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 60)
+    yield
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+
+    def close_this_threads_connection() -> None:
+        connection.close()
+
+    await db_calls.run_in_writer(close_this_threads_connection)
+    await database_sync_to_async(close_this_threads_connection)()
+    writer.shutdown()
+
+
+async def end_the_writers_session() -> None:
+    """Terminate the PostgreSQL session of the (single) writer thread, as a restart would."""
+    from django.db import connection
+
+    from games import db_calls
+
+    def backend_pid() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            return int(cursor.fetchone()[0])
+
+    def end_session(pid: int) -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+            return bool(cursor.fetchone()[0])
+
+    writer_pid = await db_calls.run_in_writer(backend_pid)
+    assert await database_sync_to_async(end_session)(writer_pid)
+
+
+async def test_a_command_after_the_database_connection_died_is_applied_once(
+        players, one_writer_thread) -> None:
+    """A writer's connection killed while idle (a database restart) costs one retry, no move."""
     a, snap = await open_socket(players.match.pk, token_headers(players.tokens["alice"]))
     b, _ = await open_socket(players.match.pk, token_headers(players.tokens["bob"]))
     try:
@@ -493,19 +527,7 @@ async def test_a_command_after_the_database_connection_died_is_applied_once(
                               "action": {"seat": 0, "type": "continue"}})
         first, _ = await receive_until(a, is_type("result", id="c1"))
         assert first["ok"]
-
-        def backend_pid() -> int:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_backend_pid()")
-                return int(cursor.fetchone()[0])
-
-        def end_session(pid: int) -> bool:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
-                return bool(cursor.fetchone()[0])
-
-        writer_pid = await db_calls.run_in_writer(backend_pid)
-        assert await database_sync_to_async(end_session)(writer_pid)
+        await end_the_writers_session()
         await b.send_json_to({"type": "command", "id": "c2", "version": first["version"],
                               "action": {"seat": 1, "type": "continue"}})
         second, _ = await receive_until(b, is_type("result", id="c2"))
@@ -519,48 +541,17 @@ async def test_a_command_after_the_database_connection_died_is_applied_once(
     finally:
         for comm in (a, b):
             await comm.disconnect()
-        monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
-        # Nothing left open on the test database.
-        def close_this_threads_connection() -> None:
-            connection.close()
-
-        await db_calls.run_in_writer(close_this_threads_connection)
-        await database_sync_to_async(close_this_threads_connection)()
-        writer.shutdown()
 
 
 async def test_a_socket_opened_after_the_database_connection_died_gets_its_snapshot(
-        players, monkeypatch) -> None:
+        players, one_writer_thread) -> None:
     """The connect's reads (token, match, snapshot) run on the writer threads: a connection
     killed while idle costs them one retry, not a refused socket."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection, connections
-
-    from games import db_calls
-
-    if connection.vendor != "postgresql":
-        pytest.skip("ending another session's connection needs PostgreSQL")
-    writer = ThreadPoolExecutor(1)
-    monkeypatch.setattr(db_calls, "_executor", writer)
-    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 60)
     comms = []
     try:
         a, snap = await open_socket(players.match.pk, token_headers(players.tokens["alice"]))
         comms.append(a)
-
-        def backend_pid() -> int:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_backend_pid()")
-                return int(cursor.fetchone()[0])
-
-        def end_session(pid: int) -> bool:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
-                return bool(cursor.fetchone()[0])
-
-        writer_pid = await db_calls.run_in_writer(backend_pid)
-        assert await database_sync_to_async(end_session)(writer_pid)
+        await end_the_writers_session()
         b, snap_b = await open_socket(players.match.pk, token_headers(players.tokens["bob"]))
         comms.append(b)
         assert snap_b["type"] == "state" and snap_b["version"] == snap["version"]
@@ -568,11 +559,3 @@ async def test_a_socket_opened_after_the_database_connection_died_gets_its_snaps
     finally:
         for comm in comms:
             await comm.disconnect()
-        monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
-
-        def close_this_threads_connection() -> None:
-            connection.close()
-
-        await db_calls.run_in_writer(close_this_threads_connection)
-        await database_sync_to_async(close_this_threads_connection)()
-        writer.shutdown()
