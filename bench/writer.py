@@ -81,7 +81,6 @@ def run(commands: int) -> None:
         timed(services, name, spent)
     timed(services.broadcast, "views_for", spent)
     timed(services.rawsql, "update_and_insert", spent)
-    timed(services.rawsql, "update_if_version_and_insert", spent)
     timed(tasks, "schedule_deadline", spent)
     timed(Engine, "apply", spent)
 

@@ -3,8 +3,8 @@
 Every move appends one or more events and updates one match row; building those
 statements through the ORM cost more CPU than the rest of the move (measured with
 py-spy on daphne). On PostgreSQL both go in one statement (one round trip): the
-events' INSERT as a data-modifying WITH clause of the match's UPDATE. Values are
-prepared by the model fields themselves, so the statements work on SQLite too.
+match's UPDATE as a data-modifying WITH clause that the events' INSERT reads from.
+Values are prepared by the model fields themselves, so the statements work on SQLite too.
 """
 
 from __future__ import annotations
@@ -19,12 +19,16 @@ Statement = tuple[str, list[Any]]
 
 # Statement texts and their fields, worked out once per shape (model, columns, rows,
 # database): the quoting and typing of names cost as much as running the statement.
-_texts: dict[tuple[Any, ...], tuple[str, list[Any]]] = {}
+_texts: dict[tuple[Any, ...], tuple[str, str, list[Any]]] = {}
 
 
-def _insert_text(model: type[Model], names: tuple[str, ...], count: int,
-                 cast: bool) -> tuple[str, list[Any]]:
-    key = ("insert", model, names, count, cast, connection.vendor)
+def _insert(model: type[Model], rows: list[dict[str, Any]],
+            cast: bool = False) -> tuple[str, str, list[Any]]:
+    """One INSERT of several rows (all with the same fields), as its head (``INSERT INTO
+    t (columns)``), its VALUES list and the parameters; ``cast`` types each value (needed
+    where the VALUES are a subquery, which takes no types from the columns)."""
+    names = tuple(rows[0])
+    key = ("insert", model, names, len(rows), cast, connection.vendor)
     if key not in _texts:
         meta = model._meta
         fields = [meta.get_field(name) for name in names]
@@ -35,22 +39,16 @@ def _insert_text(model: type[Model], names: tuple[str, ...], count: int,
         else:
             marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
         table = connection.ops.quote_name(meta.db_table)
-        _texts[key] = (f"INSERT INTO {table} ({columns}) VALUES {', '.join([marks] * count)}",
+        _texts[key] = (f"INSERT INTO {table} ({columns})", ", ".join([marks] * len(rows)),
                        fields)
-    return _texts[key]
-
-
-def _insert(model: type[Model], rows: list[dict[str, Any]], cast: bool = False) -> Statement:
-    """One INSERT of several rows (all with the same fields); ``cast`` types each value
-    (needed where the VALUES are a subquery, which takes no types from the columns)."""
-    sql, fields = _insert_text(model, tuple(rows[0]), len(rows), cast)
+    head, values, fields = _texts[key]
     params = [f.get_db_prep_save(row[f.name], connection) for row in rows for f in fields]
-    return sql, params
+    return head, values, params
 
 
 def _update(instance: Model, names: list[str], only_if: tuple[str, ...] = ()) -> Statement:
-    """UPDATE ``names`` of ``instance``; ``only_if``: fields whose stored values must still
-    equal the instance's (appended to the parameters by the caller, in that order)."""
+    """UPDATE ``names`` of ``instance``; ``only_if``: columns whose stored values must still
+    be the given ones (appended to the parameters by the caller, in that order)."""
     meta = instance._meta
     key = ("update", type(instance), tuple(names), only_if, connection.vendor)
     if key not in _texts:
@@ -61,8 +59,8 @@ def _update(instance: Model, names: list[str], only_if: tuple[str, ...] = ()) ->
                f"WHERE {connection.ops.quote_name(meta.pk.column)} = %s")
         for name in only_if:
             sql += f" AND {connection.ops.quote_name(meta.get_field(name).column)} = %s"
-        _texts[key] = (sql, fields)
-    sql, fields = _texts[key]
+        _texts[key] = (sql, "", fields)
+    sql, _, fields = _texts[key]
     params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
     params.append(meta.pk.get_db_prep_value(instance.pk, connection))
     return sql, params
@@ -70,42 +68,25 @@ def _update(instance: Model, names: list[str], only_if: tuple[str, ...] = ()) ->
 
 def insert(model: type[Model], rows: list[dict[str, Any]]) -> None:
     if rows:
-        sql, params = _insert(model, rows)
+        head, values, params = _insert(model, rows)
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(f"{head} VALUES {values}", params)
 
 
 def update_and_insert(instance: Model, names: list[str], model: type[Model],
-                      rows: list[dict[str, Any]]) -> None:
-    """UPDATE ``names`` of ``instance`` and INSERT ``rows`` of ``model``, atomically."""
-    update_sql, update_params = _update(instance, names)
-    with connection.cursor() as cursor:
-        if rows and connection.vendor == "postgresql":
-            insert_sql, insert_params = _insert(model, rows)
-            cursor.execute(f"WITH appended AS ({insert_sql}) {update_sql}",
-                           insert_params + update_params)
-            return
-        if rows:
-            insert_sql, insert_params = _insert(model, rows)
-            cursor.execute(insert_sql, insert_params)
-        cursor.execute(update_sql, update_params)
+                      rows: list[dict[str, Any]], only_if: dict[str, Any] | None = None) -> bool:
+    """UPDATE ``names`` of ``instance`` and INSERT ``rows`` of ``model``, atomically;
+    ``only_if``: only while the row's stored values of those columns are the given ones.
 
-
-def update_if_version_and_insert(instance: Model, names: list[str], expected_version: int,
-                                 expected_status: str, model: type[Model],
-                                 rows: list[dict[str, Any]]) -> bool:
-    """As ``update_and_insert``, only if the row's ``version`` and ``status`` are still the
-    expected ones.
-
-    False, and nothing written, when someone wrote the row since. On PostgreSQL one
-    statement in autocommit: the UPDATE (which takes the row lock and checks the
-    version) feeds the INSERT, so the events go in only with the row.
+    False, and nothing written, when the row did not match (someone wrote it since). On
+    PostgreSQL one statement, in autocommit too: the UPDATE (which takes the row lock and
+    checks the values) feeds the INSERT, so the events go in only with the row.
     """
-    update_sql, update_params = _update(instance, names, only_if=("version", "status"))
-    update_params += [expected_version, expected_status]
+    conditions = only_if or {}
+    update_sql, update_params = _update(instance, names, only_if=tuple(conditions))
+    update_params += list(conditions.values())
     if connection.vendor == "postgresql" and rows:
-        insert_sql, insert_params = _insert(model, rows, cast=True)
-        head, values = insert_sql.split(" VALUES ", 1)
+        head, values, insert_params = _insert(model, rows, cast=True)
         with connection.cursor() as cursor:
             cursor.execute(
                 f"WITH updated AS ({update_sql} RETURNING 1) "
@@ -117,8 +98,8 @@ def update_if_version_and_insert(instance: Model, names: list[str], expected_ver
         if cursor.rowcount != 1:
             return False
         if rows:
-            insert_sql, insert_params = _insert(model, rows)
-            cursor.execute(insert_sql, insert_params)
+            head, values, insert_params = _insert(model, rows)
+            cursor.execute(f"{head} VALUES {values}", insert_params)
     return True
 
 

@@ -203,12 +203,12 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
     if unless_moved:
         # The status too: a row changed without a new version (staff editing it) is
         # not written over from a copy.
-        if not rawsql.update_if_version_and_insert(match, MOVE_COLUMNS, version_before,
-                                                   Match.Status.ACTIVE, MatchEvent, events):
+        unchanged = {"version": version_before, "status": Match.Status.ACTIVE}
+        if not rawsql.update_and_insert(match, MOVE_COLUMNS, MatchEvent, events, unchanged):
             return False
     elif version_before >= 0:
         columns = MOVE_COLUMNS if result is None and not force else MOVE_COLUMNS + END_COLUMNS
-        rawsql.update_and_insert(match, columns, MatchEvent, events)
+        rawsql.update_and_insert(match, columns, MatchEvent, events)  # the row is locked
     else:
         match.save()
         rawsql.insert(MatchEvent, events)
