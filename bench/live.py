@@ -187,9 +187,8 @@ def web_process_for(match_id: str, seat: int, urls: list[str], placement: str) -
     """The daphne a player's socket reaches: the one the front proxy routes the match to
     (a hash of the match id, platform/README.md), or, with ``split``, the two players on
     different daphnes, so that every move crosses processes (the worst case)."""
-    if placement == "split":
-        return urls[(zlib.crc32(match_id.encode()) + seat) % len(urls)]
-    return urls[zlib.crc32(match_id.encode()) % len(urls)]
+    offset = seat if placement == "split" else 0
+    return urls[(zlib.crc32(match_id.encode()) + offset) % len(urls)]
 
 
 async def drive(urls: list[str], rows: list[Row], stop_at: float,
