@@ -34,7 +34,6 @@ HARNESS = "tests/browser/board_harness.html"
 ARTIFACTS = ROOT / "test-artifacts"
 
 
-
 def _specs() -> list[dict[str, Any]]:
     """The boards embedded in the harness page."""
     html = (ROOT / HARNESS).read_text(encoding="utf-8")

@@ -53,7 +53,6 @@ MAX_HANDS = 10  # the fixed deals end the match in five; more means something ch
 STEP_TIMEOUT_MS = 15_000
 
 
-
 # ------------------------------------------------------------------ the settings guard
 
 def test_fixed_deals_are_refused_without_debug(tmp_path: Path) -> None:

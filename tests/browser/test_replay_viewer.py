@@ -38,7 +38,6 @@ PASSWORD = "pw-replay-123"
 JSON = dict[str, Any]
 
 
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     require_chromium()
