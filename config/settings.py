@@ -90,16 +90,32 @@ ASGI_APPLICATION = "config.asgi.application"
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
-        # Persistent connections: opening one per websocket command costs more than the move.
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
         conn_health_checks=True,
     )
 }
+# Under ASGI each synchronous view may run on a thread of its own, so a persistent
+# connection per thread piles up until the garbage collector closes it. PostgreSQL
+# connections therefore come from Django's pool (psycopg's), bounded per process: a
+# request's connection goes back to the pool when the request ends. The match writer's
+# few threads keep theirs checked out (games/db_calls.py), so the pool is sized for them
+# plus the web threads. DB_POOL=off: a connection per request instead.
+DB_POOL = env_bool("DB_POOL", True)
+DB_POOL_MAX = int(os.environ.get("DB_POOL_MAX", "12"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Parameters sent apart from the SQL (not quoted into it in Python), and statements
     # that repeat prepared once per connection: less CPU here and in PostgreSQL.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"server_side_binding": True, "prepare_threshold": 5})
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them (or none is kept)
+    # With the pool: a connection is checked as it leaves the pool (a database restart).
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = DB_POOL
+    if DB_POOL:
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 1, "max_size": DB_POOL_MAX, "timeout": 10,
+            # A connection idle this long is closed: the pool shrinks back after a burst.
+            "max_idle": 60,
+        }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, so that the live tests' daphne and Celery processes share it.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}

@@ -3,3 +3,8 @@ from django.apps import AppConfig
 
 class GamesConfig(AppConfig):
     name = "games"
+
+    def ready(self) -> None:
+        from config import request_connections
+
+        request_connections.connect()

@@ -29,11 +29,17 @@ _executor: ThreadPoolExecutor | None = None
 
 
 def tidy_connections() -> None:
-    """Close the connections that had errors, are too old, or were left in a transaction."""
+    """Close the connections that had errors, are too old, or were left in a transaction.
+
+    A writer thread keeps a pooled connection checked out (its age is not looked at): the
+    threads are few, so the connections they hold are bounded (config/settings.py).
+    """
     for conn in connections.all(initialized_only=True):
         if conn.connection is None:
             continue
-        too_old = conn.close_at is not None and time.monotonic() >= conn.close_at
+        pooled = bool(conn.settings_dict["OPTIONS"].get("pool"))
+        too_old = (not pooled and conn.close_at is not None
+                   and time.monotonic() >= conn.close_at)
         left_open = conn.get_autocommit() != conn.settings_dict["AUTOCOMMIT"]
         if conn.errors_occurred or too_old or left_open:
             conn.close_if_unusable_or_obsolete()

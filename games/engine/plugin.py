@@ -1,0 +1,165 @@
+"""What a game declares to the platform (after OpenSpiel's ``GameType`` + ``register_game``
+and boardgame.io's game object): the server knows no game, only this interface.
+
+Each game's folder has a ``plugin.py`` with one ``GAME`` object of a class that derives
+from :class:`GamePlugin`; ``games/registry.py`` lists them, one line a game. Everything
+here is pure: no Django, no clock reads, no randomness of its own (a ``random.Random``
+is passed in where chance is needed, so deals and rolls can come from committed seeds).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+from .protocol import JSON, GameState
+
+
+class RulesError(ValueError):
+    """Table conventions that cannot make a game; the message names the convention and
+    its range (shown to the user as a 400)."""
+
+
+class RecordError(ValueError):
+    """A record that is malformed (replay exit status 2)."""
+
+
+class ActionError(ValueError):
+    """A client action that cannot be read (wrong shape, unknown type, bad field)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Convention:
+    """One table convention, for the lobby's form and the rules page.
+
+    ``kind``: "bool", "int", "float" or "choice"; ``choices`` for "choice" (and allowed
+    values of an int convention that has only a few); ``fixed``: shown, not chosen.
+    ``label`` is plain English; the Django side translates it (it is in the catalogue).
+    """
+
+    key: str
+    label: str
+    kind: str
+    default: Any
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[Any, ...] = ()
+    fixed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One event of a match's stored log, as the server wrote it."""
+
+    kind: str  # "chance" (a deal or roll), "action", "time" (time passed), "annul"
+    seat: int | None
+    payload: JSON  # chance: sample_chance's dict; action: action_to_dict's
+    t_us: int  # microseconds since the match was created
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayOutcome:
+    """What ``manage.py replay`` prints and exits with."""
+
+    exit_status: int  # 0 applied, 1 illegal, 2 malformed
+    report: JSON  # the --json object (empty when malformed)
+    text: str  # the readable account
+    error_line: str = ""  # the one stderr line of a malformed record
+
+
+class GamePlugin(ABC):
+    """One game. Subclasses set the class attributes and implement the methods."""
+
+    key: str  # "spectacular-bid", "fives", "dice": the Match.game value and URL part
+    name: str  # display name, plain English (translated by the Django side)
+    record_format: str  # "spectacular-bid/1"
+    seat_counts: tuple[int, ...]  # the seat counts the game allows, e.g. (2, 4)
+    versionless: frozenset[str]  # action types that skip the version check ("resign", ...)
+    has_one_device: bool = False  # two people on one screen (Spectacular Bid)
+
+    # -- table conventions ------------------------------------------------------
+
+    @abstractmethod
+    def conventions(self) -> list[Convention]:
+        """Every convention, chosen and fixed, with its range and default."""
+
+    @abstractmethod
+    def parse_rules(self, data: Any, seats: int) -> Any:
+        """Rules from a JSON object (None: the defaults); RulesError names what is wrong.
+        Types are checked strictly (a boolean is a boolean, no NaN or infinity), and every
+        number has a range, so that whatever is accepted can be played and broadcast."""
+
+    @abstractmethod
+    def rules_to_dict(self, rules: Any) -> JSON:
+        """The record's ``rules`` object."""
+
+    @abstractmethod
+    def rated_allows(self, rules: Any) -> bool:
+        """Whether a rated match may use these rules."""
+
+    # -- state and chance ---------------------------------------------------------
+
+    @abstractmethod
+    def new_state(self, rules: Any, seats: int) -> GameState:
+        ...
+
+    @abstractmethod
+    def sample_chance(self, state: GameState, rng: random.Random) -> JSON:
+        """The chance outcome due now (``state.needs_chance()``), as a JSON-ready dict
+        (the event log stores it)."""
+
+    @abstractmethod
+    def apply_chance(self, state: GameState, outcome: JSON, now_us: int) -> list[Any]:
+        """Apply a chance outcome (from ``sample_chance`` or the log); returns its steps."""
+
+    # -- actions ----------------------------------------------------------------------
+
+    @abstractmethod
+    def action_from_dict(self, data: Any) -> tuple[int, int]:
+        """A record-shaped action -> (seat, code); ActionError when unreadable."""
+
+    @abstractmethod
+    def action_to_dict(self, seat: int | None, code: int) -> JSON:
+        ...
+
+    # -- what a seat may see ----------------------------------------------------------
+
+    @abstractmethod
+    def view(self, state: GameState, seat: int | None) -> JSON:
+        """Everything ``seat`` (None: a spectator) may see; the only thing sent to a socket."""
+
+    @abstractmethod
+    def ranks(self, state: GameState) -> list[int] | None:
+        """Once over with a result: the rank of each seat (1 = best, equal share a rank);
+        None while running or when the game ended with no result (abort, annulled)."""
+
+    def scores(self, state: GameState) -> list[int]:
+        """Each seat's score or balance, for the match list and history."""
+        return []
+
+    # -- records --------------------------------------------------------------------
+
+    def annul(self, state: GameState, now_us: int) -> list[Any]:
+        """End the match with no result (an outage, or staff)."""
+        return state.annul(now_us)  # type: ignore[attr-defined, no-any-return]
+
+    @abstractmethod
+    def export_record(self, players: list[str], rules: Any, log: list[LogEntry]) -> JSON:
+        """The record (this game's format) of a stored log: chance outcomes, the actions
+        applied (forced ones included) with their times."""
+
+    def frames(self, record: JSON) -> JSON:
+        """Positions for the replay viewer, one per action (public information only)."""
+        return {}
+
+    @abstractmethod
+    def replay_document(self, text: bytes, with_legal: bool) -> ReplayOutcome:
+        """``manage.py replay`` for a record of this game's format."""
+
+    # -- computer player ------------------------------------------------------------
+
+    @abstractmethod
+    def bot_action(self, view: JSON, rng: random.Random) -> JSON | None:
+        """A computer player's action (record-shaped) from its own seat's view, or None."""
