@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from . import credentials  # noqa: F401  (its receivers)
 from .models import Profile
 
 

@@ -11,6 +11,12 @@ from .models import AccessToken, hash_token
 
 
 def user_for_token(raw: str | None) -> AbstractBaseUser | None:
+    token = token_for_raw(raw)
+    return None if token is None else token.user  # type: ignore[no-any-return]
+
+
+def token_for_raw(raw: str | None) -> AccessToken | None:
+    """The live token ``raw`` names, its user active (last use noted), or None."""
     if not raw or not raw.startswith(AccessToken.PREFIX):
         return None
     token = (
@@ -21,8 +27,7 @@ def user_for_token(raw: str | None) -> AbstractBaseUser | None:
     if token is None or not token.user.is_active:
         return None
     AccessToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
-    user: AbstractBaseUser = token.user
-    return user
+    return token
 
 
 def token_from_header(value: str | bytes | None) -> str | None:

@@ -7,10 +7,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from .credentials import do_revoke_token
 from .models import AccessToken, Profile
 
 
@@ -44,9 +44,10 @@ def account(request: HttpRequest) -> HttpResponse:
                 _token, new_token = AccessToken.issue(request.user, token_form.cleaned_data["name"])
                 token_form = TokenForm()
         elif action == "revoke":
-            AccessToken.objects.filter(user=request.user, pk=request.POST.get("token"),
-                                       revoked_at__isnull=True).update(revoked_at=timezone.now())
-            messages.success(request, _("The token was revoked."))
+            if do_revoke_token(request.user, request.POST.get("token")):  # its sockets close
+                messages.success(request, _("The token was revoked."))
+            else:
+                messages.error(request, _("There is no such token."))
             return redirect("account")
     return render(request, "account.html", {
         "name_form": name_form,

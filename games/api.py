@@ -6,6 +6,7 @@ Thin: each view authenticates, parses, and calls ``lobby``/``services``.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -15,7 +16,6 @@ from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
 
 from accounts.models import AccessToken
 from accounts.tokens import token_from_header, user_for_token
@@ -31,6 +31,88 @@ def _error(status: int, code: str, message: str) -> JsonResponse:
     return JsonResponse({"ok": False, "code": code, "message": message}, status=status)
 
 
+def json_methods(methods: list[str]) -> Callable[[View], View]:
+    """Only these methods; any other is a JSON 405 (Django's own has an empty body).
+
+    CSRF-exempt: the view itself checks CSRF where a session may change something
+    (``api_view``); the others change nothing.
+    """
+
+    def wrap(view: View) -> View:
+        @csrf_exempt
+        @wraps(view)
+        def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+            if request.method not in methods:
+                response = _error(405, "method_not_allowed",
+                                  _("Use %(methods)s here.") % {"methods": ", ".join(methods)})
+                response["Allow"] = ", ".join(methods)
+                return response
+            return view(request, *args, **kwargs)
+
+        return inner
+
+    return wrap
+
+
+@csrf_exempt
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any other path under /api/ (a malformed id included): a JSON 404, not a page."""
+    return _error(404, "not_found", _("There is no such API endpoint or object."))
+
+
+class BadBody(ValueError):
+    """A request body that is not strict JSON; ``code`` is the error code to answer."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e309: Python would read infinity
+        raise ValueError("number out of range")
+    return value
+
+
+def _storable_text(data: Any) -> bool:
+    """No NUL (PostgreSQL text cannot hold it) and no unpaired surrogate in any string."""
+    pending = [data]
+    while pending:  # iterative: the nesting is as deep as json.loads allowed
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str):
+            if "\x00" in item:
+                return False
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+    return True
+
+
+def parse_json(raw: bytes) -> Any:
+    """Strict JSON: Python's json would accept NaN, Infinity and 1e309 (read as infinity),
+    which no other client reads back and which break the numbers they land in."""
+    try:
+        data = json.loads(raw, parse_constant=_no_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        raise BadBody("bad_json", _("The request body is not valid JSON.")) from None
+    if not _storable_text(data):
+        raise BadBody("bad_request",
+                      _("The request body holds text with a NUL character or an unpaired "
+                        "surrogate."))
+    return data
+
+
 def _csrf_ok(request: HttpRequest) -> bool:
     check = CsrfViewMiddleware(lambda r: None)  # type: ignore[arg-type,return-value]
     return check.process_view(request, lambda r: None, (), {}) is None  # type: ignore[arg-type]
@@ -40,8 +122,7 @@ def api_view(methods: list[str], session_only: bool = False) -> Callable[[View],
     """Authenticate by token or session (with CSRF for unsafe methods on the session)."""
 
     def wrap(view: View) -> View:
-        @csrf_exempt
-        @require_http_methods(methods)
+        @json_methods(methods)
         @wraps(view)
         def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
             raw = token_from_header(request.headers.get("Authorization"))
@@ -66,16 +147,31 @@ def api_view(methods: list[str], session_only: bool = False) -> Callable[[View],
     return wrap
 
 
-def _body(request: HttpRequest) -> dict[str, Any]:
+def _body(request: HttpRequest, known: frozenset[str]) -> dict[str, Any]:
+    """The JSON object sent (empty body: {}), with no field outside ``known``."""
     if not request.body:
         return {}
     try:
-        data = json.loads(request.body)
-    except ValueError:
-        raise lobby.LobbyError(_("The request body is not valid JSON.")) from None
+        data = parse_json(request.body)
+    except BadBody as exc:
+        raise lobby.LobbyError(str(exc)) from None
     if not isinstance(data, dict):
         raise lobby.LobbyError(_("The request body must be a JSON object."))
+    unknown = sorted(set(data) - known)
+    if unknown:  # a misspelt field must not quietly fall back to its default
+        raise lobby.LobbyError(_("Unknown field %(field)s: use %(known)s.") % {
+            "field": json.dumps(unknown[0]), "known": ", ".join(sorted(known))})
     return data
+
+
+def _optional(data: dict[str, Any], name: str, kind: type, message: str) -> Any:
+    """``data[name]`` if it is a ``kind`` (bool is no number here), None if absent or null."""
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+        raise lobby.LobbyError(message)
+    return value
 
 
 def _lobby_call(fn: Callable[[], JsonResponse]) -> JsonResponse:
@@ -109,6 +205,10 @@ def me(request: HttpRequest) -> JsonResponse:
                          "display_name": getattr(profile, "display_name", "") or user.username})
 
 
+SEEK_FIELDS = frozenset({"rated", "opponent", "rules"})
+TOKEN_FIELDS = frozenset({"name"})
+
+
 @api_view(["GET", "POST"])
 def seeks(request: HttpRequest) -> JsonResponse:
     user = request.api_user  # type: ignore[attr-defined]
@@ -116,12 +216,14 @@ def seeks(request: HttpRequest) -> JsonResponse:
         return JsonResponse(lobby.open_seeks_for(user))
 
     def create() -> JsonResponse:
-        data = _body(request)
-        rated = bool(data.get("rated", True))
-        opponent = data.get("opponent")
-        rules = data.get("rules")
+        data = _body(request, SEEK_FIELDS)
+        rated = _optional(data, "rated", bool, _("'rated' must be true or false."))
+        rated = True if rated is None else rated
+        opponent = _optional(data, "opponent", str, _("'opponent' must be a player's name."))
+        rules = _optional(data, "rules", dict,
+                          _("'rules' must be an object of table rules, or null."))
         if opponent:
-            seek = lobby.do_challenge(user, str(opponent), rated, rules)
+            seek = lobby.do_challenge(user, opponent, rated, rules)
         else:
             seek = lobby.do_seek(user, rated, rules)
         return JsonResponse({"ok": True, "seek": seek.pk}, status=201)
@@ -155,6 +257,9 @@ def matches(request: HttpRequest) -> JsonResponse:
     qs = Match.objects.filter(Q(seat0=user) | Q(seat1=user)).select_related("seat0", "seat1")
     status = request.GET.get("status")
     if status:
+        if status not in Match.Status.values:
+            return _error(400, "bad_request", _("'status' must be one of %(values)s.") % {
+                "values": ", ".join(Match.Status.values)})
         qs = qs.filter(status=status)
     return JsonResponse({"matches": [_match_summary(m) for m in qs[:50]]})
 
@@ -189,9 +294,9 @@ def match_detail(request: HttpRequest, match_id: Any) -> JsonResponse:
 @api_view(["POST"])
 def match_command(request: HttpRequest, match_id: Any) -> JsonResponse:
     try:
-        data = json.loads(request.body or b"null")
-    except ValueError:
-        return _error(400, "bad_json", _("The request body is not valid JSON."))
+        data = parse_json(request.body or b"null")
+    except BadBody as exc:
+        return _error(400, exc.code, str(exc))
     result = services.do_command(match_id, request.api_user, data)  # type: ignore[attr-defined]
     status = {"ok": 200, "not_found": 404, "forbidden": 403}.get(result.code, 409)
     if result.code == "bad_request":
@@ -215,7 +320,7 @@ def match_rematch(request: HttpRequest, match_id: Any) -> JsonResponse:
     return _lobby_call(rematch)
 
 
-@require_http_methods(["GET"])
+@json_methods(["GET"])
 def match_record(request: HttpRequest, match_id: Any) -> JsonResponse:
     """Public once the match is over, like its replay: every tile is public then."""
     match = _get_match(match_id)
@@ -239,7 +344,9 @@ def tokens(request: HttpRequest) -> JsonResponse:
             for t in rows]})
 
     def create() -> JsonResponse:
-        name = str(_body(request).get("name") or "").strip()[:60] or _("token")
+        name = _optional(_body(request, TOKEN_FIELDS), "name", str,
+                         _("'name' must be a string.")) or ""
+        name = name.strip()[:60] or _("token")
         token, raw = AccessToken.issue(user, name)
         return JsonResponse({"ok": True, "id": token.pk, "name": token.name, "token": raw},
                             status=201)
@@ -249,11 +356,9 @@ def tokens(request: HttpRequest) -> JsonResponse:
 
 @api_view(["POST"], session_only=True)
 def token_revoke(request: HttpRequest, token_id: int) -> JsonResponse:
-    from django.utils import timezone
+    from accounts.credentials import do_revoke_token
 
     user = request.api_user  # type: ignore[attr-defined]
-    count = AccessToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).update(
-        revoked_at=timezone.now())
-    if not count:
+    if not do_revoke_token(user, token_id):  # its sockets close
         return _error(404, "not_found", _("There is no such token."))
     return JsonResponse({"ok": True})

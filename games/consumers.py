@@ -11,6 +11,7 @@ Server -> client: {"type": "state", ...}, {"type": "result", "id", "ok", "code",
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from typing import Any
 
 import orjson
@@ -20,6 +21,8 @@ from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, connection
 from django.utils.translation import gettext as _
 
+from accounts.credentials import REVOKED_CLOSE_CODE, credential_group
+
 from . import broadcast, services
 from .db_calls import read_in_writer, retried_once, run_in_writer
 from .models import Match
@@ -28,6 +31,12 @@ MAX_MESSAGE_BYTES = 4096
 RATE_PER_S = 10.0  # sustained messages per second per connection
 BURST = 20.0
 MAX_DROPPED = 200  # a client that keeps flooding is disconnected
+REMEMBERED_IDS = 256  # the answers to a socket's latest command ids
+MAX_ID_LENGTH = 64
+
+
+def _valid_id(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -44,12 +53,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.tokens = BURST
         self.last_refill = time.monotonic()
         self.dropped = 0
+        self.answered: OrderedDict[str, dict[str, Any]] = OrderedDict()
         # Subscribed first, so that no move falls between the snapshot and the first
         # broadcast; nothing reaches the socket before it is accepted, and a refused
         # connection leaves the group at once.
         name = broadcast.group_name(self.match_id)
         await self.channel_layer.group_add(name, self.channel_name)
         self.groups_joined.append(name)
+        credential = credential_group(self.scope)
+        if credential is not None:  # revoking the token or logging out closes this socket
+            await self.channel_layer.group_add(credential, self.channel_name)
+            self.groups_joined.append(credential)
         # One database call: the match, who this is in it, and their view of it.
         found = await read_in_writer(self._open, self.scope.get("user"))
         if found is None:
@@ -128,12 +142,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if not self.seats:
                 await self.error("forbidden", _("Spectators cannot act in a match."))
                 return
+            command_id = data.get("id")
+            if command_id is not None and not _valid_id(command_id):
+                await self.error("bad_request",
+                                 _("A command's 'id' must be a string of at most 64 characters."))
+                return
+            if command_id is not None and command_id in self.answered:
+                # A resent command is answered again, never applied twice.
+                await self.send_json(self.answered[command_id])
+                return
             outbox = broadcast.start_outbox()
             try:
                 result = await run_in_writer(self._command, data, received)
             finally:
                 await broadcast.flush_outbox(outbox)
-            reply = {"type": "result", "id": data.get("id"), **result.as_dict()}
+            reply = {"type": "result", "id": command_id, **result.as_dict()}
+            if command_id is not None and result.code != "unavailable":
+                self.answered[command_id] = reply
+                if len(self.answered) > REMEMBERED_IDS:
+                    self.answered.popitem(last=False)
             await self.send_json(reply)
             if result.code in ("stale", "late"):
                 await self.send_snapshot()
@@ -161,6 +188,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _snapshot(self) -> dict[str, Any] | None:
         match = self._read_match()
         return None if match is None else services.snapshot(match, self.seats)
+
+    async def credential_revoked(self, event: dict[str, Any]) -> None:
+        # The rights this socket was opened with are gone: no further command counts.
+        self.seats = []
+        await self.close(code=REVOKED_CLOSE_CODE)
 
     async def match_state(self, event: dict[str, Any]) -> None:
         text = event["texts"].get(self.role)  # this connection's own view, nothing else

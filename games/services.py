@@ -276,6 +276,9 @@ def parse_command(data: Any) -> tuple[int, int, int | None]:
     seat, code = action_from_dict(action)
     if code >= A.EVENT_BASE:
         raise ActionFormatError(_("That action cannot be sent."))
+    if version is None and code not in VERSIONLESS:
+        # Without it a resent command could be applied twice.
+        raise ActionFormatError(_("This command needs the 'version' of the state you acted on."))
     return seat, code, version
 
 
@@ -343,7 +346,7 @@ def _apply_command(match: Match, engine: Engine, user: AbstractBaseUser | None, 
         return CommandResult(False, "late" if late else "over",
                              _("Too late: the clock had run out.") if late
                              else _("The match is over."))
-    if code not in VERSIONLESS and expected is not None and expected != match.version:
+    if code not in VERSIONLESS and expected != match.version:
         # A client behind the match, or (on a copy) ahead of this process's copy.
         return CommandResult(False, "stale",
                              _("The match has moved on; your view has been refreshed."))

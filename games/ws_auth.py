@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http.request import is_same_domain
 
-from accounts.tokens import token_from_scope, user_for_token
+from accounts.tokens import token_for_raw, token_from_scope
 from games.db_calls import read_in_writer
 
 
@@ -42,12 +42,15 @@ class TokenOrSessionMiddleware:
                 origin = value.decode("latin-1")
         raw_token = token_from_scope(scope)
         if raw_token:
-            user = await read_in_writer(user_for_token, raw_token)
-            scope["user"] = user or AnonymousUser()
-            scope["auth"] = "token" if user else "bad_token"
+            token = await read_in_writer(token_for_raw, raw_token)
+            scope["user"] = AnonymousUser() if token is None else token.user
+            scope["auth"] = "token" if token is not None else "bad_token"
+            if token is not None:
+                scope["token_id"] = token.pk  # its sockets close when it is revoked
             if origin is not None and not origin_allowed(origin):
                 scope["user"] = AnonymousUser()
                 scope["auth"] = "bad_origin"
+                scope.pop("token_id", None)
         elif origin is None or not origin_allowed(origin):
             scope["user"] = AnonymousUser()
             scope["auth"] = "bad_origin" if origin else "none"

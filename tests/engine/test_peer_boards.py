@@ -1,6 +1,6 @@
 """Differential test: 3,862 boards whose totals an independent implementation printed.
 
-Each board is built as /work/shared/data/README.md says, through Board's public
+Each board is built as tests/data/README.md says, through Board's public
 methods only: the spinner (or the first tile of the line) first, then every chain
 from the tile nearest the spinner outward, each tile attaching at its inner value.
 """
@@ -17,14 +17,7 @@ from games.dominoes.board import BRANCH_A, BRANCH_B, LINE_A, LINE_B, Board
 from games.dominoes.tiles import tile_from_pair
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = next(
-    (
-        folder / "data" / "peer-fives-boards.json"
-        for folder in (ROOT / "shared", ROOT.parent / "shared")
-        if (folder / "data" / "peer-fives-boards.json").exists()
-    ),
-    ROOT.parent / "shared" / "data" / "peer-fives-boards.json",
-)
+DATA = ROOT / "tests" / "data" / "peer-fives-boards.json"  # kept in the repository
 
 # The spinner's two lines, then its two side branches (branches open only after both lines).
 CHAIN_PORTS = (("left", LINE_A), ("right", LINE_B), ("up", BRANCH_A), ("down", BRANCH_B))

@@ -101,8 +101,9 @@ def test_a_copy_someone_moved_past_is_not_written(players, locked_reads) -> None
     match_cache.keep(*stale)  # this process still holds the older copy
     version = fresh(match).version
     seat, action = acting(match)
-    # No version sent (as Continue, Resign and Abort): only the row's version can tell.
-    result = do_command(match.pk, players[seat], {"action": action})
+    # The version the client saw is current; this process's copy is behind it: only the
+    # row's version can tell.
+    result = do_command(match.pk, players[seat], {"action": action, "version": version})
     assert result.ok, result
     assert len(locked_reads) == 2
     assert fresh(match).version > version
@@ -207,10 +208,7 @@ def test_a_whole_match_mixing_both_paths_replays(players, settings, seed) -> Non
         engine = load_engine(current)
         seat = next(s for s in rng.sample([0, 1], 2) if engine.view(s)["legal"])
         action = pick(engine.view(seat)["legal"], rng)
-        version = current.version if rng.random() < 0.8 else None
-        data: dict[str, Any] = {"action": action}
-        if version is not None:
-            data["version"] = version
+        data: dict[str, Any] = {"action": action, "version": current.version}
         result = do_command(match.pk, players[seat], data)
         assert result.ok, (action, result)
     assert load_engine(fresh(match)).view(0)["hands_played"] > 3

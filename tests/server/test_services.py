@@ -205,10 +205,9 @@ def test_a_duplicate_command_is_applied_once(players) -> None:
     actions = MatchEvent.objects.filter(match=match, kind=MatchEvent.Kind.ACTION,
                                         payload=action)
     assert actions.count() == 1
-    # Without a version the repeat is simply illegal now (not the sender's turn,
-    # or the tile is gone): still nothing changes.
+    # Without a version a move is refused as it stands: still nothing changes.
     third = command(match, players[seat], action, version=None)
-    assert (third.ok, third.code) == (False, "illegal")
+    assert (third.ok, third.code) == (False, "bad_request")
     assert fingerprint(match) == after_first
 
 
