@@ -15,6 +15,8 @@ class Profile(models.Model):
                                 related_name="profile")
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     is_bot = models.BooleanField(default=False)
+    # accounts.usernames.confusable_key(user.username): finds look-alike usernames.
+    username_key = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
 
     def __str__(self) -> str:
         return self.display_name or self.user.username

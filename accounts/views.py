@@ -12,12 +12,18 @@ from django.utils.translation import gettext_lazy
 
 from .credentials import do_revoke_token
 from .models import AccessToken, Profile
+from .usernames import validate_display_name
 
 
 class DisplayNameForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Profile
         fields = ["display_name"]
+
+    def clean_display_name(self) -> str:
+        name = str(self.cleaned_data["display_name"]).strip()
+        validate_display_name(name, user_id=self.instance.user_id)
+        return name
 
 
 class TokenForm(forms.Form):

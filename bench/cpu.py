@@ -1,8 +1,8 @@
 """CPU seconds used by each kind of process on this machine, from /proc (Linux).
 
 The live benchmark reads this before and after play, so that it can say where a
-move's CPU goes: the web processes, the Celery worker, Redis, PostgreSQL, the load
-generator itself.
+move's CPU goes: the web processes, the Celery worker, Redis, PostgreSQL, nginx (when
+the benchmark runs behind it), the load generator itself.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ def _kind(pid: str, own_pid: int) -> str | None:
         return None
     if int(pid) == own_pid:
         return "load generator"
+    if cmdline.startswith("nginx"):  # "nginx: master process ...", "nginx: worker process"
+        return "nginx"
     if "daphne" in cmdline:
         return "daphne"
     if "celery" in cmdline:

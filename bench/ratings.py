@@ -18,15 +18,23 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bench_ratings"
 
 
+def _flush(rows: list[Any], seats: list[Any]) -> None:
+    from games.models import Match, MatchSeat
+
+    Match.objects.bulk_create(rows, batch_size=2000)
+    MatchSeat.objects.bulk_create(seats, batch_size=5000)
+
+
 def seed(matches: int, players: int, heavy: int) -> None:
     from django.contrib.auth.models import User
 
-    from games.models import Match
+    from games.models import Match, MatchSeat
 
     if Match.objects.count() >= matches:
         return
@@ -40,7 +48,8 @@ def seed(matches: int, players: int, heavy: int) -> None:
     heavy_id = ids[0]
     rng = random.Random(1)
     start = datetime(2026, 1, 1, tzinfo=UTC)
-    rows = []
+    names = dict(User.objects.filter(pk__in=ids).values_list("pk", "username"))
+    rows, seats = [], []
     for n in range(matches):
         if n % (matches // heavy) == 0:
             a, b = heavy_id, rng.choice(ids[1:])
@@ -48,16 +57,20 @@ def seed(matches: int, players: int, heavy: int) -> None:
             a, b = rng.sample(ids, 2)
         winner = rng.randrange(2)
         when = start + timedelta(minutes=n)
-        rows.append(Match(
-            seat0_id=a, seat1_id=b, rated=True, status=Match.Status.FINISHED, winner=winner,
+        match = Match(
+            seat_users=[a, b], seat_names=[names[a], names[b]], rated=True,
+            status=Match.Status.FINISHED, winner=winner,
             reason=rng.choice(["points", "points", "time", "resign"]),
-            balances=[300, 0] if winner == 0 else [0, 300], started_wall=when.timestamp(),
+            scores=[300, 0] if winner == 0 else [0, 300], started_wall=when.timestamp(),
             finished_at=when, rating_seq=n + 1,
-        ))
-        if len(rows) == 10000:
-            Match.objects.bulk_create(rows)
-            rows = []
-    Match.objects.bulk_create(rows)
+        )
+        rows.append(match)
+        seats += [MatchSeat(match=match, index=i, user_id=u, rank=1 if winner == i else 2,
+                            score=match.scores[i]) for i, u in enumerate((a, b))]
+        if len(rows) == 2000:  # a batch's parameters stay under PostgreSQL's 65,535
+            _flush(rows, seats)
+            rows, seats = [], []
+    _flush(rows, seats)
     # created_at is auto_now_add: spread it so the date filters and ordering are realistic.
     from django.db import connection
 

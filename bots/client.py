@@ -1,6 +1,13 @@
 """A small client of the platform's public HTTP and websocket API (docs/api.md).
 
 No Django here: it is what any outside program would write.
+
+A ``MatchConnection`` reopens its socket when the server drops it (a web process that
+died, a proxy that restarted): ``receive`` reconnects and goes on, and the first message on
+the new socket is the server's fresh snapshot of the match, so nothing needs resending. A
+command that was in flight is decided again on that snapshot: if it was applied, the
+snapshot is past it; if not, the new command carries the same version (a resent command is
+never applied twice, docs/api.md).
 """
 
 from __future__ import annotations
@@ -8,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import random
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -17,6 +26,12 @@ import orjson
 import websockets
 
 JSON = dict[str, Any]
+# How long a dropped socket is retried before ``receive`` gives up, and the pauses between
+# tries (the first try is at once: a proxy routes it to a live process straight away).
+RECONNECT_FOR_S = 30.0
+RECONNECT_PAUSES_S = (0.05, 0.1, 0.2, 0.4, 0.8, 1.0)
+# Handshake answers that a retry cannot change: no such match, not allowed, bad token.
+FINAL_STATUSES = frozenset({400, 401, 403, 404})
 
 
 class ApiError(Exception):
@@ -60,11 +75,16 @@ class Api:
 class MatchConnection:
     """One websocket to a match: keeps the latest state, sends commands with its version."""
 
-    def __init__(self, api: Api, match_id: str, on_message: Callable[[JSON], None] | None = None):
+    def __init__(self, api: Api, match_id: str, on_message: Callable[[JSON], None] | None = None,
+                 reconnect: bool = True):
         self.api = api
         self.match_id = match_id
         self.on_message = on_message
+        self.reconnect = reconnect
         self.ws: Any = None
+        self.connects = 0  # sockets opened so far: 1, then one more per reconnection
+        self.outages: list[tuple[float, float]] = []  # (dropped, reopened), wall clock
+        self._closing = False
         self.state: JSON | None = None
         self.version = 0
         self.acted_version = -1  # the state version our last command answered
@@ -76,13 +96,53 @@ class MatchConnection:
         self.ws = await websockets.connect(
             url, additional_headers={"Authorization": f"Bearer {self.api.token}"},
             open_timeout=10, max_size=2**22)
+        self.connects += 1
 
     async def close(self) -> None:
+        self._closing = True
         if self.ws is not None:
             await self.ws.close()
 
+    def _may_reopen(self, closed: websockets.ConnectionClosed) -> bool:
+        """A socket the server dropped, not one we closed or the server refused for good."""
+        if not self.reconnect or self._closing:
+            return False
+        code = closed.rcvd.code if closed.rcvd is not None else None
+        # 1000: the server is done with us; 4000-4999: the application's own refusals
+        # (4404 no such match, 4429 flooding). Anything else, or no close frame at all
+        # (a process killed, a proxy restarted), is worth reopening.
+        return code is None or not (code == 1000 or 4000 <= code < 5000)
+
+    async def _reopen(self) -> None:
+        dropped = time.time()
+        give_up = dropped + RECONNECT_FOR_S
+        pauses = iter(RECONNECT_PAUSES_S)
+        while True:
+            try:
+                await self.connect()
+                break
+            except (OSError, TimeoutError, websockets.InvalidHandshake) as exc:
+                status = getattr(getattr(exc, "response", None), "status_code", None)
+                pause = next(pauses, RECONNECT_PAUSES_S[-1])
+                if status in FINAL_STATUSES or time.time() + pause > give_up:
+                    raise
+                # Jittered, so that the sockets of a dead process do not come back in step.
+                await asyncio.sleep(pause * random.uniform(0.5, 1.0))
+        # A command in flight went down with the old socket: decide again on the snapshot
+        # that the server sends first on the new one.
+        self.awaiting_result = False
+        self.acted_version = -1
+        self.outages.append((dropped, time.time()))
+
     async def receive(self, timeout: float | None = None) -> JSON:
-        raw = await asyncio.wait_for(self.ws.recv(decode=False), timeout)
+        while True:
+            try:
+                raw = await asyncio.wait_for(self.ws.recv(decode=False), timeout)
+                break
+            except websockets.ConnectionClosed as closed:
+                if not self._may_reopen(closed):
+                    raise
+                await self._reopen()
         message: JSON = orjson.loads(raw)  # a quarter of a busy client's time with json
         kind = message.get("type")
         if kind == "error" and message.get("code") == "rate_limited":
@@ -107,12 +167,25 @@ class MatchConnection:
         message_id = message_id or f"c{next(self._ids)}"
         self.acted_version = self.version
         self.awaiting_result = True
-        await self.ws.send(orjson.dumps({"type": "command", "action": action,
-                                         "version": self.version, "id": message_id}).decode())
+        await self._send(orjson.dumps({"type": "command", "action": action,
+                                       "version": self.version, "id": message_id}).decode())
         return message_id
 
     async def sync(self) -> None:
-        await self.ws.send('{"type": "sync"}')
+        await self._send('{"type": "sync"}')
+
+    async def _send(self, text: str) -> None:
+        ws = self.ws
+        try:
+            await ws.send(text)
+        except websockets.ConnectionClosed as closed:
+            # Lost with the socket; ``receive`` reopens it and the snapshot it gets first
+            # replaces whatever this message would have asked for.
+            if not self._may_reopen(closed):
+                raise
+            if self.ws is not ws:  # reopened meanwhile: decide again on its snapshot
+                self.awaiting_result = False
+                self.acted_version = -1
 
     def view_to_act_on(self) -> JSON | None:
         """The newest view, if it is newer than what our last command answered.
@@ -124,6 +197,9 @@ class MatchConnection:
         if self.state is None or self.awaiting_result or self.version <= self.acted_version:
             return None
         view: JSON | None = self.state.get("view")
+        if view is None and self.state.get("views"):
+            view = next((v for v in self.state["views"] if v.get("legal")),
+                        self.state["views"][0])
         return view
 
     def my_views(self) -> list[JSON]:

@@ -7,7 +7,7 @@ import logging
 import random
 from typing import Any
 
-from games.spectacular_bid.bot import choose
+from games import registry
 
 from .client import Api, MatchConnection
 
@@ -15,7 +15,8 @@ log = logging.getLogger("bots")
 
 
 async def play_match(api: Api, match_id: str, think: tuple[float, float] = (0.4, 1.2)) -> None:
-    """Play one match to its end with the greedy policy."""
+    """Play one match to its end with its game's computer player (every seat it holds)."""
+    rng = random.Random()
     conn = MatchConnection(api, match_id)
     await conn.connect()
     try:
@@ -25,12 +26,16 @@ async def play_match(api: Api, match_id: str, think: tuple[float, float] = (0.4,
             except TimeoutError:
                 await conn.sync()
                 continue
-            if message.get("type") == "state" and message["view"].get("result") is not None:
+            if message.get("type") == "state" and message["match"].get("status") != "active":
                 return
-            view = conn.view_to_act_on()
-            if view is None:
+            if conn.view_to_act_on() is None:
                 continue
-            action = choose(view)
+            plugin = registry.game(conn.state["match"].get("game", registry.default_game().key))
+            action = None
+            for view in conn.my_views():
+                action = plugin.bot_action(view, rng)
+                if action is not None:
+                    break
             if action is None:
                 continue
             await asyncio.sleep(random.uniform(*think))

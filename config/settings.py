@@ -40,6 +40,43 @@ CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
 
+# HTTPS=true: served over TLS only, behind a proxy that terminates it and sets
+# X-Forwarded-Proto (it must overwrite any such header a client sends). Without it (a club's
+# server on a local network over plain HTTP) cookies stay usable over HTTP and nothing
+# redirects.
+HTTPS = env_bool("HTTPS", False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the proxy's own probe, over plain HTTP
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    # Preloading commits the domain to browsers' built-in HTTPS list, hard to undo: the
+    # domain's owner opts in (HSTS_PRELOAD=true); until then the check's advice is muted.
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
+    # The proxy appends the client's address to X-Forwarded-For: sign-in rate limits per
+    # address count the player's, not the proxy's (which every request would share).
+    ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1"))
+
+# Content-Security-Policy (config/security.py), in every mode. Websockets to the page's own
+# host are added per request.
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "frame-ancestors": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+}
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -58,6 +95,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -143,8 +181,26 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
 ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = False  # a link in the mail
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # refuses look-alike usernames
+# Failed sign-ins, per account first: once an account's allowance is spent its further
+# attempts are refused before they count against the address, so one account's failures
+# cannot lock other players out from a shared address (a club behind one NAT). The looser
+# per-address limit stops guessing across many accounts. The other actions keep allauth's
+# defaults.
+LOGIN_FAILED_RATE_LIMIT = "5/5m/key,30/5m/ip"
+ACCOUNT_RATE_LIMITS: dict[str, str] | bool = {"login_failed": LOGIN_FAILED_RATE_LIMIT}
 if env_bool("ACCOUNT_RATE_LIMITS_OFF", False):
-    ACCOUNT_RATE_LIMITS = False  # test runs only; allauth's defaults apply otherwise
+    ACCOUNT_RATE_LIMITS = False  # test runs only
+# allauth counts attempts in Django's cache: in Redis, when there is one, so that every web
+# process counts against the same limits and a restart does not reset them.
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": "sb-cache",
+        }
+    }
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 

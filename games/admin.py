@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .models import Match, MatchEvent, Seek
+from .models import Match, MatchEvent, MatchSeat, Seek
 from .services import do_annul
 
 
@@ -36,13 +36,23 @@ def annul_matches(modeladmin: Any, request: HttpRequest, queryset: Any) -> HttpR
                    "title": _("Annul matches")})
 
 
+class MatchSeatInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = MatchSeat
+    extra = 0
+    raw_id_fields = ("user",)
+    readonly_fields = ("index", "rank", "score")
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("pk", "seat0", "seat1", "rated", "status", "winner", "reason", "created_at")
-    list_filter = ("status", "rated", "one_device")
-    search_fields = ("seat0__username", "seat1__username")
-    readonly_fields = ("state", "version", "balances", "rating_seq", "started_wall")
-    raw_id_fields = ("seat0", "seat1", "rematch_of")
+    list_display = ("pk", "game", "seat_names", "rated", "status", "winner", "reason",
+                    "created_at")
+    list_filter = ("game", "status", "rated", "one_device")
+    search_fields = ("match_seats__user__username",)
+    readonly_fields = ("state", "version", "scores", "seat_users", "seat_names", "rating_seq",
+                       "started_wall")
+    raw_id_fields = ("rematch_of",)
+    inlines = [MatchSeatInline]
     actions = [annul_matches]
 
 

@@ -12,6 +12,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils.translation import gettext as _
@@ -49,6 +50,7 @@ def json_methods(methods: list[str]) -> Callable[[View], View]:
                 return response
             return view(request, *args, **kwargs)
 
+        inner.api_methods = tuple(methods)  # type: ignore[attr-defined]  # for the API's tests
         return inner
 
     return wrap
@@ -61,11 +63,12 @@ def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
 
 
 class BadBody(ValueError):
-    """A request body that is not strict JSON; ``code`` is the error code to answer."""
+    """A request body that is not strict JSON; answered with ``status`` and ``code``."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.code = code
+        self.status = status
 
 
 def _no_constant(name: str) -> Any:
@@ -97,6 +100,14 @@ def _storable_text(data: Any) -> bool:
             except UnicodeEncodeError:
                 return False
     return True
+
+
+def request_body(request: HttpRequest) -> bytes:
+    """The body, or BadBody past Django's upload limit (its own answer is an HTML 400)."""
+    try:
+        return request.body
+    except RequestDataTooBig:
+        raise BadBody("too_large", _("The request body is too large."), 413) from None
 
 
 def parse_json(raw: bytes) -> Any:
@@ -149,11 +160,12 @@ def api_view(methods: list[str], session_only: bool = False) -> Callable[[View],
 
 def _body(request: HttpRequest, known: frozenset[str]) -> dict[str, Any]:
     """The JSON object sent (empty body: {}), with no field outside ``known``."""
-    if not request.body:
+    raw = request_body(request)
+    if not raw:
         return {}
     try:
-        data = parse_json(request.body)
-    except BadBody as exc:
+        data = parse_json(raw)
+    except BadBody as exc:  # the lobby's answers have always said bad_request
         raise lobby.LobbyError(str(exc)) from None
     if not isinstance(data, dict):
         raise lobby.LobbyError(_("The request body must be a JSON object."))
@@ -165,11 +177,9 @@ def _body(request: HttpRequest, known: frozenset[str]) -> dict[str, Any]:
 
 
 def _optional(data: dict[str, Any], name: str, kind: type, message: str) -> Any:
-    """``data[name]`` if it is a ``kind`` (bool is no number here), None if absent or null."""
+    """``data[name]`` if it is a ``kind``, None if absent or null; else the message."""
     value = data.get(name)
-    if value is None:
-        return None
-    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+    if value is not None and not isinstance(value, kind):
         raise lobby.LobbyError(message)
     return value
 
@@ -177,6 +187,8 @@ def _optional(data: dict[str, Any], name: str, kind: type, message: str) -> Any:
 def _lobby_call(fn: Callable[[], JsonResponse]) -> JsonResponse:
     try:
         return fn()
+    except BadBody as exc:
+        return _error(exc.status, exc.code, str(exc))
     except lobby.LobbyError as exc:
         return _error(400, "bad_request", str(exc))
     except ValueError as exc:
@@ -186,13 +198,15 @@ def _lobby_call(fn: Callable[[], JsonResponse]) -> JsonResponse:
 def _match_summary(match: Match) -> dict[str, Any]:
     return {
         "id": str(match.pk),
-        "players": [match.seat0.username, match.seat1.username],
+        "game": match.game,
+        "players": match.players(),
         "rated": match.rated,
         "one_device": match.one_device,
         "status": match.status,
         "winner": match.winner,
         "reason": match.reason,
-        "balances": match.balances,
+        "scores": match.scores,
+        "balances": match.scores,  # the name before games other than Spectacular Bid
         "url": f"/matches/{match.pk}/",
     }
 
@@ -205,7 +219,8 @@ def me(request: HttpRequest) -> JsonResponse:
                          "display_name": getattr(profile, "display_name", "") or user.username})
 
 
-SEEK_FIELDS = frozenset({"rated", "opponent", "rules"})
+SEEK_FIELDS = frozenset({"rated", "opponent", "rules", "game", "seats", "computer_seats"})
+COMPUTER_FIELDS = frozenset({"game", "seats", "rules"})
 TOKEN_FIELDS = frozenset({"name"})
 
 
@@ -217,15 +232,20 @@ def seeks(request: HttpRequest) -> JsonResponse:
 
     def create() -> JsonResponse:
         data = _body(request, SEEK_FIELDS)
-        rated = _optional(data, "rated", bool, _("'rated' must be true or false."))
-        rated = True if rated is None else rated
+        rated = data.get("rated", True)
+        if not isinstance(rated, bool):  # "false" must not make a rated seek
+            raise lobby.LobbyError(_("'rated' must be true or false."))
         opponent = _optional(data, "opponent", str, _("'opponent' must be a player's name."))
         rules = _optional(data, "rules", dict,
                           _("'rules' must be an object of table rules, or null."))
+        game = _optional(data, "game", str, _("'game' must be the key of a game."))
         if opponent:
-            seek = lobby.do_challenge(user, opponent, rated, rules)
+            if data.get("seats", 2) != 2 or data.get("computer_seats", 0):
+                raise lobby.LobbyError(_("A challenge is for two players."))
+            seek = lobby.do_challenge(user, opponent, rated, rules, game)
         else:
-            seek = lobby.do_seek(user, rated, rules)
+            seek = lobby.do_seek(user, rated, rules, game, data.get("seats", 2),
+                                 data.get("computer_seats", 0))
         return JsonResponse({"ok": True, "seek": seek.pk}, status=201)
 
     return _lobby_call(create)
@@ -234,8 +254,14 @@ def seeks(request: HttpRequest) -> JsonResponse:
 @api_view(["POST"])
 def seek_accept(request: HttpRequest, seek_id: int) -> JsonResponse:
     user = request.api_user  # type: ignore[attr-defined]
-    return _lobby_call(lambda: JsonResponse(
-        {"ok": True, "match": _match_summary(lobby.do_accept(user, seek_id))}, status=201))
+
+    def accept() -> JsonResponse:
+        match = lobby.do_accept(user, seek_id)
+        if not isinstance(match, Match):  # seated; the table waits for its other seats
+            return JsonResponse({"ok": True, "seek": seek_id, "waiting": True})
+        return JsonResponse({"ok": True, "match": _match_summary(match)}, status=201)
+
+    return _lobby_call(accept)
 
 
 @api_view(["POST"])
@@ -252,11 +278,13 @@ def seek_cancel(request: HttpRequest, seek_id: int) -> JsonResponse:
 @api_view(["GET"])
 def matches(request: HttpRequest) -> JsonResponse:
     user = request.api_user  # type: ignore[attr-defined]
-    from django.db.models import Q
+    from django.db.models import Exists, OuterRef
 
-    qs = Match.objects.filter(Q(seat0=user) | Q(seat1=user)).select_related("seat0", "seat1")
+    from .models import MatchSeat
+
+    qs = Match.objects.filter(Exists(MatchSeat.objects.filter(match=OuterRef("pk"), user=user)))
     status = request.GET.get("status")
-    if status:
+    if status is not None:  # "?status=" too: a filter that names no status
         if status not in Match.Status.values:
             return _error(400, "bad_request", _("'status' must be one of %(values)s.") % {
                 "values": ", ".join(Match.Status.values)})
@@ -267,8 +295,16 @@ def matches(request: HttpRequest) -> JsonResponse:
 @api_view(["POST"])
 def play_computer(request: HttpRequest) -> JsonResponse:
     user = request.api_user  # type: ignore[attr-defined]
-    return _lobby_call(lambda: JsonResponse(
-        {"ok": True, "match": _match_summary(lobby.do_play_computer(user))}, status=201))
+
+    def play() -> JsonResponse:
+        data = _body(request, COMPUTER_FIELDS) if request.body else {}
+        game = _optional(data, "game", str, _("'game' must be the key of a game."))
+        rules = _optional(data, "rules", dict,
+                          _("'rules' must be an object of table rules, or null."))
+        match = lobby.do_play_computer(user, game, data.get("seats", 2), rules)
+        return JsonResponse({"ok": True, "match": _match_summary(match)}, status=201)
+
+    return _lobby_call(play)
 
 
 @api_view(["POST"])
@@ -279,7 +315,7 @@ def one_device(request: HttpRequest) -> JsonResponse:
 
 
 def _get_match(match_id: Any) -> Match | None:
-    return Match.objects.select_related("seat0", "seat1").filter(pk=match_id).first()
+    return Match.objects.filter(pk=match_id).first()
 
 
 @api_view(["GET"])
@@ -294,9 +330,9 @@ def match_detail(request: HttpRequest, match_id: Any) -> JsonResponse:
 @api_view(["POST"])
 def match_command(request: HttpRequest, match_id: Any) -> JsonResponse:
     try:
-        data = parse_json(request.body or b"null")
+        data = parse_json(request_body(request) or b"null")
     except BadBody as exc:
-        return _error(400, exc.code, str(exc))
+        return _error(exc.status, exc.code, str(exc))
     result = services.do_command(match_id, request.api_user, data)  # type: ignore[attr-defined]
     status = {"ok": 200, "not_found": 404, "forbidden": 403}.get(result.code, 409)
     if result.code == "bad_request":

@@ -16,12 +16,12 @@ import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.spectacular_bid.state import Match as Engine
+from games.engine.plugin import GamePlugin
+from games.engine.protocol import GameState
 
 from .models import Match
 
 SPECTATORS = "spectators"
-DEVICE = "device"  # both seats of a one-device game, on one screen
 
 
 def group_name(match_id: Any) -> str:
@@ -29,19 +29,32 @@ def group_name(match_id: Any) -> str:
 
 
 def role_of(seats: list[int]) -> str:
-    """The key of a connection's text in a broadcast: its seat, both seats, or spectators."""
-    if len(seats) == 2:
-        return DEVICE
-    return str(seats[0]) if seats else SPECTATORS
+    """The key of a connection's text in a broadcast: its seat, its seats ("0,1": one
+    person in several, a one-device game or the computer at a table), or spectators."""
+    if not seats:
+        return SPECTATORS
+    return ",".join(str(seat) for seat in seats)
 
 
-def views_for(match: Match, engine: Engine) -> dict[str, Any]:
+def seat_groups(seat_users: list[Any]) -> list[list[int]]:
+    """The seats of each user who sits in more than one."""
+    groups: dict[Any, list[int]] = {}
+    for seat, user in enumerate(seat_users):
+        groups.setdefault(user, []).append(seat)
+    return [seats for seats in groups.values() if len(seats) > 1]
+
+
+def views_for(match: Match, plugin: GamePlugin, engine: GameState) -> dict[str, Any]:
+    """What each seat and the spectators may see (the game's own ``view``), and the header."""
     return {
-        "seats": [engine.view(0), engine.view(1)],
-        SPECTATORS: engine.view(None),
+        "seats": [plugin.view(engine, seat) for seat in range(match.seat_count)],
+        SPECTATORS: plugin.view(engine, None),
         "header": {
             "id": str(match.pk),
+            "game": match.game,
             "players": match.players(),
+            "seats": match.seat_count,
+            "seat_groups": seat_groups(match.seat_users),
             "rated": match.rated,
             "one_device": match.one_device,
             "status": match.status,
@@ -63,15 +76,15 @@ def _rating_changes(match: Match) -> list[dict[str, Any]]:
 
 def connection_message(match_id: Any, version: int, started_wall: float,
                        views: dict[str, Any], seats: list[int]) -> dict[str, Any]:
-    """The message for one connection: its seat's view, both (one device), or the public one."""
+    """The message for one connection: its seat's view, all (one device), or the public one."""
     message: dict[str, Any] = {
         "type": "state",
         "version": version,
         "server_now": time.time() - started_wall,
         "match": views["header"],
     }
-    if len(seats) == 2:
-        message["views"] = views["seats"]
+    if len(seats) > 1:
+        message["views"] = [views["seats"][seat] for seat in seats]  # its own seats only
     elif len(seats) == 1:
         message["view"] = views["seats"][seats[0]]
     else:
@@ -119,12 +132,13 @@ async def send_all(layer: Any, match_id: Any, version: int, started_wall: float,
     trip, and each web process gets the move once however many of its sockets watch it.
     The other roles' texts stay inside the server; only a connection's own is sent on.
     """
-    roles: list[tuple[str, list[int]]] = [("0", [0]), ("1", [1]), (SPECTATORS, [])]
-    if views["header"]["one_device"]:
-        roles.append((DEVICE, [0, 1]))
+    seat_count = len(views["seats"])
+    roles: list[list[int]] = [[seat] for seat in range(seat_count)]
+    roles.append([])
+    roles += views["header"]["seat_groups"]
     texts = {}
-    for role, seats in roles:
+    for seats in roles:
         message = connection_message(match_id, version, started_wall, views, seats)
         # Encoded once here; each connection forwards the text as it is.
-        texts[role] = orjson.dumps(message).decode()
+        texts[role_of(seats)] = orjson.dumps(message).decode()
     await layer.group_send(group_name(match_id), {"type": "match.state", "texts": texts})

@@ -1,7 +1,9 @@
-"""Where deals come from: a fresh shuffle from the OS's randomness.
+"""Where chance comes from: the OS's randomness, drawn by the server for each deal or roll.
 
-Tests may fix the deals with TEST_FIXED_DEALS=true and TEST_DEALS_SEED (settings
-refuse this when DEBUG is off, so it cannot be enabled in production).
+Each game draws its own outcome (``GamePlugin.sample_chance``) from the generator given
+here. Tests may fix it with TEST_FIXED_DEALS=true and TEST_DEALS_SEED: the n-th chance
+outcome of a match then comes from the seed and n (settings refuse this when DEBUG is
+off, so it cannot be enabled in production).
 """
 
 from __future__ import annotations
@@ -11,23 +13,11 @@ import secrets
 
 from django.conf import settings
 
-from games.spectacular_bid.state import BONEYARD_SIZE, HAND_SIZE, Deal
-
 _system = secrets.SystemRandom()
 
 
-def deal_from_order(tiles: list[int]) -> Deal:
-    return Deal(
-        (tiles[:HAND_SIZE], tiles[HAND_SIZE : 2 * HAND_SIZE]),
-        tiles[2 * HAND_SIZE : 2 * HAND_SIZE + BONEYARD_SIZE],
-    )
-
-
-def next_deal(match_id: object, hand_no: int) -> Deal:
-    tiles = list(range(28))
+def chance_rng(match_id: object, n: int) -> random.Random:
+    """The generator for a match's ``n``-th chance outcome (0-based)."""
     if settings.TEST_FIXED_DEALS:
-        seed = f"{settings.TEST_DEALS_SEED}:{hand_no}"
-        random.Random(seed).shuffle(tiles)
-    else:
-        _system.shuffle(tiles)
-    return deal_from_order(tiles)
+        return random.Random(f"{settings.TEST_DEALS_SEED}:{n}")
+    return _system

@@ -1,4 +1,9 @@
-"""Queries behind the history, profile and leaderboard pages (indexed; see models)."""
+"""Queries behind the history, profile and leaderboard pages (indexed; see models).
+
+Who played is in ``MatchSeat``. One-device games (one person in every seat) are
+practice: they are listed, marked as such, and never count as a win, a loss, a streak
+or points.
+"""
 
 from __future__ import annotations
 
@@ -7,39 +12,50 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
-from .models import Match
+from .models import Match, MatchSeat
 
 
 @dataclass(frozen=True)
 class HistoryFilter:
     player: Any | None = None  # a user: only their matches
     opponent: str = ""
-    result: str = ""  # win | loss | other (only with a player)
+    result: str = ""  # win | loss | other | practice (only with a player)
     rated: str = ""  # "rated" | "casual" | ""
+    game: str = ""  # a registered game's key, or "" for every game
     since: date | None = None
     until: date | None = None
 
 
+def _seated(user: Any, **seat: Any) -> Exists:
+    return Exists(MatchSeat.objects.filter(match=OuterRef("pk"), user=user, **seat))
+
+
 def history(f: HistoryFilter) -> QuerySet[Match]:
-    qs = Match.objects.exclude(status=Match.Status.ACTIVE).select_related("seat0", "seat1")
+    qs = Match.objects.exclude(status=Match.Status.ACTIVE)
+    if f.game:
+        qs = qs.filter(game=f.game)
     if f.player is not None:
-        qs = qs.filter(Q(seat0=f.player) | Q(seat1=f.player))
+        qs = qs.filter(_seated(f.player))
         if f.opponent:
             other = get_user_model().objects.filter(username__iexact=f.opponent).first()
-            if other is None:
+            if other is None or other.pk == f.player.pk:
                 return qs.none()
-            qs = qs.filter(Q(seat0=other) | Q(seat1=other))
+            qs = qs.filter(_seated(other))
         if f.result == "win":
-            qs = qs.filter(Q(seat0=f.player, winner=0) | Q(seat1=f.player, winner=1))
+            qs = qs.filter(_seated(f.player, rank=1), one_device=False)
         elif f.result == "loss":
-            qs = qs.filter(Q(seat0=f.player, winner=1) | Q(seat1=f.player, winner=0))
+            qs = qs.filter(_seated(f.player, rank__gt=1), one_device=False)
         elif f.result == "other":
-            qs = qs.filter(winner__isnull=True)
+            qs = qs.filter(one_device=False).exclude(_seated(f.player, rank__isnull=False))
+        elif f.result == "practice":
+            qs = qs.filter(one_device=True)
     elif f.opponent:
-        qs = qs.filter(Q(seat0__username__iexact=f.opponent)
-                       | Q(seat1__username__iexact=f.opponent))
+        other = get_user_model().objects.filter(username__iexact=f.opponent).first()
+        if other is None:
+            return qs.none()
+        qs = qs.filter(_seated(other))
     if f.rated == "rated":
         qs = qs.filter(rated=True)
     elif f.rated == "casual":
@@ -51,26 +67,43 @@ def history(f: HistoryFilter) -> QuerySet[Match]:
     return qs.order_by("-created_at")
 
 
-def player_stats(user: Any) -> dict[str, Any]:
-    """Matches, wins by points and on time, losses, average points won, current streak."""
+def seat_rows(matches: list[Match]) -> dict[Any, list[MatchSeat]]:
+    """The seats of listed matches with their users' display names (one query)."""
+    rows: dict[Any, list[MatchSeat]] = {m.pk: [] for m in matches}
+    for seat in (MatchSeat.objects.filter(match__in=list(rows))
+                 .select_related("user", "user__profile").order_by("match", "index")):
+        rows[seat.match_id].append(seat)
+    return rows
+
+
+def player_stats(user: Any, game: str = "spectacular-bid") -> dict[str, Any]:
+    """Matches, wins by points and on time, losses, average points won, current streak,
+    for one game; one-device games are counted apart (``practice``) and nowhere else."""
     from ratings.models import Rating, RatingChange
 
-    finished = (Match.objects.filter(Q(seat0=user) | Q(seat1=user),
-                                     status=Match.Status.FINISHED)
-                .order_by("-finished_at").values_list("seat0_id", "winner", "reason",
-                                                      "balances", "rules"))
-    wins_points = wins_time = wins_other = losses = 0
+    seats = (MatchSeat.objects
+             .filter(user=user, match__status=Match.Status.FINISHED, match__game=game)
+             .order_by("-match__finished_at", "match_id", "index")
+             .values_list("match_id", "match__one_device", "rank", "match__reason", "score",
+                          "match__rules"))
+    wins_points = wins_time = wins_other = losses = practice = 0
     points_won = 0
     streak = 0
     streak_kind = ""
     count = 0
-    for seat0_id, winner, reason, balances, rules in finished.iterator():
+    seen: set[Any] = set()
+    for match_id, one_device, rank, reason, score, rules in seats.iterator():
+        if match_id in seen:
+            continue  # one person in several seats: one game
+        seen.add(match_id)
+        if one_device:
+            practice += 1
+            continue
         count += 1
-        seat = 0 if seat0_id == user.pk else 1
-        start = (rules or {}).get("start_points", 150)
-        if balances:
-            points_won += balances[seat] - start
-        won = winner == seat
+        start = (rules or {}).get("start_points", 150) if game == "spectacular-bid" else 0
+        if score is not None:
+            points_won += score - start
+        won = rank == 1
         if won:
             if reason == "points":
                 wins_points += 1
@@ -78,18 +111,20 @@ def player_stats(user: Any) -> dict[str, Any]:
                 wins_time += 1
             else:
                 wins_other += 1
-        elif winner is not None:
+        elif rank is not None:
             losses += 1
-        kind = "W" if won else ("L" if winner is not None else "")
+        kind = "W" if won else ("L" if rank is not None else "")
         if count == 1:
             streak_kind = kind
         if kind and kind == streak_kind and streak == count - 1:
             streak += 1
-    rating = Rating.objects.filter(user=user, game="spectacular-bid").first()
-    chart = list(RatingChange.objects.filter(user=user, game="spectacular-bid")
+    rating = Rating.objects.filter(user=user, game=game).first()
+    chart = list(RatingChange.objects.filter(user=user, game=game)
                  .order_by("seq").values_list("seq", "after"))
     return {
+        "game": game,
         "matches": count,
+        "practice": practice,
         "wins_points": wins_points,
         "wins_time": wins_time,
         "wins_other": wins_other,
@@ -99,3 +134,50 @@ def player_stats(user: Any) -> dict[str, Any]:
         "rating": rating,
         "rating_chart": [[i, after] for i, (_seq, after) in enumerate(chart, start=1)],
     }
+
+
+@dataclass(frozen=True)
+class SeatShown:
+    index: int
+    username: str
+    name: str  # the display name, else the username
+    rank: int | None
+    score: int | None
+
+    @property
+    def won(self) -> bool:
+        return self.rank == 1
+
+
+def decorate(matches: list[Match], player: Any | None = None) -> list[Match]:
+    """Give listed matches what the pages show: ``shown_seats`` (names, ranks, scores),
+    ``game_name``, ``winner_name`` and, for a player's list, ``player_result``
+    ("win", "loss", "practice" or "")."""
+    from games import registry
+
+    seats = seat_rows(matches)
+    for match in matches:
+        shown = [SeatShown(s.index, s.user.username, display_name(s.user), s.rank, s.score)
+                 for s in seats.get(match.pk, [])]
+        match.shown_seats = shown  # type: ignore[attr-defined]
+        try:
+            match.game_name = registry.game(match.game).name  # type: ignore[attr-defined]
+        except registry.UnknownGame:
+            match.game_name = match.game  # type: ignore[attr-defined]
+        winners = [s.name for s in shown if s.rank == 1]
+        match.winner_name = (  # type: ignore[attr-defined]
+            winners[0] if len(winners) == 1 and not match.one_device else "")
+        result = ""
+        if player is not None:
+            mine = [s for s in shown if s.username == player.username]
+            if match.one_device:
+                result = "practice"
+            elif mine and mine[0].rank is not None:
+                result = "win" if mine[0].rank == 1 else "loss"
+        match.player_result = result  # type: ignore[attr-defined]
+    return matches
+
+
+def display_name(user: Any) -> str:
+    profile = getattr(user, "profile", None)
+    return (getattr(profile, "display_name", "") or "") or str(user.username)

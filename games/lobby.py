@@ -10,16 +10,21 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
-from games.spectacular_bid.rules import Rules, RulesError
+from games import registry
+from games.engine.plugin import GamePlugin
+from games.spectacular_bid.plugin import SpectacularBid
+from games.spectacular_bid.rules import Range, Rules, RulesError
 
 from .models import Match, Seek
-from .services import do_create_match
+from .services import check_rules, do_create_match
 
 BOT_USERNAME = "computer"
 
 
 class LobbyError(Exception):
     """A lobby request that cannot be done; the message is for the user."""
+
+
 
 
 def bot_user() -> AbstractBaseUser:
@@ -36,7 +41,9 @@ def bot_user() -> AbstractBaseUser:
 
 def _opponent(username: str, me: AbstractBaseUser) -> AbstractBaseUser:
     User = get_user_model()
-    opponent = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+    # A NUL cannot be in a name, and PostgreSQL refuses it even in a query.
+    opponent = None if "\x00" in username else (
+        User.objects.filter(username__iexact=username.strip(), is_active=True).first())
     if opponent is None:
         raise LobbyError(_("There is no player called %(name)s.") % {"name": username})
     if opponent.pk == me.pk:
@@ -44,38 +51,107 @@ def _opponent(username: str, me: AbstractBaseUser) -> AbstractBaseUser:
     return opponent
 
 
-def check_table_rules(rated: bool, rules: Any) -> dict[str, Any]:
-    """Casual tables may change the numbers; rated ones use the standard rules."""
-    if not rules:
-        return {}
+def rules_message(exc: RulesError) -> str:
+    """The user's words for a table rule that cannot be: which one, and its range."""
+    if exc.problem == "not_object":
+        return _("The table rules must be an object, like {\"start_points\": 50}.")
+    if exc.problem == "unknown":
+        return _("There is no table rule called %(rule)s.") % {"rule": repr(exc.rule)}
+    bounds: Range | None = exc.range
+    if bounds is None:
+        return str(exc)
+    names = {"rule": exc.rule, "low": bounds.low, "high": bounds.high, "step": bounds.step}
+    if bounds.kind == "bool":
+        return _("The table rule %(rule)s must be true or false.") % names
+    if bounds.kind == "points":
+        return _("The table rule %(rule)s must be a whole multiple of %(step)s "
+                 "from %(low)s to %(high)s.") % names
+    return _("The table rule %(rule)s must be a number of seconds from %(low)s "
+             "to %(high)s.") % names
+
+
+def game_plugin(game: Any) -> GamePlugin:
+    if game is None:
+        return registry.default_game()
+    if not isinstance(game, str):
+        raise LobbyError(_("'game' must be the key of a game."))
     try:
-        parsed = Rules.from_dict(rules)
-    except RulesError as exc:
+        return registry.game(game)
+    except registry.UnknownGame:
+        raise LobbyError(_("There is no game called %(game)s. The games are: %(keys)s.")
+                         % {"game": repr(game), "keys": ", ".join(registry.game_keys())}
+                         ) from None
+
+
+def check_table_rules(rated: bool, rules: Any, game: Any = None,
+                      seats: int = 2) -> dict[str, Any]:
+    """Casual tables may change the conventions; rated ones use what the game allows."""
+    plugin = game_plugin(game)
+    if plugin.key == SpectacularBid.key:
+        # Spectacular Bid's own words for its numbers (which rule, which range).
+        if seats != 2:
+            raise LobbyError(_("Spectacular Bid is played by 2 players."))
+        if rules is None or rules == {}:
+            return {}
+        try:
+            parsed = Rules.from_dict(rules)
+        except RulesError as exc:
+            raise LobbyError(rules_message(exc)) from None
+        if parsed.one_device:
+            raise LobbyError(_("Start a one-device game from the lobby instead."))
+        if rated and parsed != Rules():
+            raise LobbyError(_("A rated match uses the standard rules."))
+        return parsed.record_dict()
+    try:
+        parsed_any = check_rules(plugin, rules, seats, rated=rated)
+    except ValueError as exc:
         raise LobbyError(str(exc)) from None
-    if parsed.one_device:
-        raise LobbyError(_("Start a one-device game from the lobby instead."))
-    if rated and parsed != Rules():
-        raise LobbyError(_("A rated match uses the standard rules."))
-    return parsed.record_dict()
+    return plugin.rules_to_dict(parsed_any)
+
+
+def check_seats(plugin: GamePlugin, seats: Any, computer_seats: Any) -> tuple[int, int]:
+    for name, value in (("seats", seats), ("computer_seats", computer_seats)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise LobbyError(_("'%(name)s' must be a whole number.") % {"name": name})
+    if seats not in plugin.seat_counts:
+        raise LobbyError(_("%(game)s is played by %(counts)s players.") % {
+            "game": _(plugin.name), "counts": ", ".join(map(str, plugin.seat_counts))})
+    if not 0 <= computer_seats < seats:
+        raise LobbyError(_("The computer can take from 0 to %(n)s seats of this table.")
+                         % {"n": seats - 1})
+    return seats, computer_seats
 
 
 def do_challenge(me: AbstractBaseUser, username: str, rated: bool,
-                 rules: Any = None) -> Seek:
+                 rules: Any = None, game: Any = None) -> Seek:
     opponent = _opponent(username, me)
     if opponent.username == BOT_USERNAME:
         raise LobbyError(_("Use 'Play the computer' to play the computer."))
-    return Seek.objects.create(creator=me, opponent=opponent, rated=rated,
-                               rules=check_table_rules(rated, rules))
+    plugin = game_plugin(game)
+    return Seek.objects.create(creator=me, opponent=opponent, rated=rated, game=plugin.key,
+                               rules=check_table_rules(rated, rules, plugin.key, 2))
 
 
-def do_seek(me: AbstractBaseUser, rated: bool, rules: Any = None) -> Seek:
-    table = check_table_rules(rated, rules)
+def do_seek(me: AbstractBaseUser, rated: bool, rules: Any = None, game: Any = None,
+            seats: Any = 2, computer_seats: Any = 0) -> Seek:
+    """Open a table: it waits in the lobby until its seats are taken."""
+    plugin = game_plugin(game)
+    seats, computer_seats = check_seats(plugin, seats, computer_seats)
+    if seats - computer_seats < 2:
+        raise LobbyError(_("With every other seat the computer's, use 'Play the computer'."))
+    if computer_seats and rated:
+        raise LobbyError(_("A table with computer players is casual."))
+    table = check_table_rules(rated, rules, plugin.key, seats)
     existing = Seek.objects.filter(creator=me, opponent__isnull=True, status=Seek.Status.OPEN,
-                                   rated=rated, rules=table).first()
-    return existing or Seek.objects.create(creator=me, rated=rated, rules=table)
+                                   rated=rated, rules=table, game=plugin.key, seats=seats,
+                                   computer_seats=computer_seats).first()
+    return existing or Seek.objects.create(creator=me, rated=rated, rules=table,
+                                           game=plugin.key, seats=seats,
+                                           computer_seats=computer_seats)
 
 
-def do_accept(me: AbstractBaseUser, seek_id: int) -> Match:
+def do_accept(me: AbstractBaseUser, seek_id: int) -> Match | Seek:
+    """Take a seat: the match once the table is full, else the table, still waiting."""
     with transaction.atomic():
         seek = Seek.objects.select_for_update().filter(pk=seek_id).first()
         if seek is None or seek.status != Seek.Status.OPEN:
@@ -84,8 +160,18 @@ def do_accept(me: AbstractBaseUser, seek_id: int) -> Match:
             raise LobbyError(_("You cannot accept your own seek."))
         if seek.opponent_id is not None and seek.opponent_id != me.pk:
             raise LobbyError(_("That challenge is for another player."))
-        # The challenger sits in seat 0 (the hierarchy opening decides who starts).
-        match = do_create_match(seek.creator, me, rated=seek.rated, rules=seek.rules or None)
+        joined = [row.user for row in Seek.joined.through.objects.filter(seek=seek)
+                  .select_related("user").order_by("id")]  # in the order they sat down
+        if me in joined:
+            raise LobbyError(_("You already sit at that table."))
+        joined.append(me)
+        if 1 + len(joined) + seek.computer_seats < seek.seats:
+            seek.joined.add(me)  # the table waits for its other seats
+            return seek
+        # The creator sits in seat 0 (the game's own rules decide who starts).
+        players = [seek.creator, *joined] + [bot_user()] * seek.computer_seats
+        match = do_create_match(*players, rated=seek.rated, rules=seek.rules or None,
+                                game=seek.game)
         seek.status = Seek.Status.ACCEPTED
         seek.match = match
         seek.save(update_fields=["status", "match"])
@@ -106,8 +192,14 @@ def do_cancel(me: AbstractBaseUser, seek_id: int) -> None:
         seek.save(update_fields=["status"])
 
 
-def do_play_computer(me: AbstractBaseUser) -> Match:
-    return do_create_match(me, bot_user(), rated=False)
+def do_play_computer(me: AbstractBaseUser, game: Any = None, seats: Any = 2,
+                     rules: Any = None) -> Match:
+    """A casual match against the computer, which takes every other seat."""
+    plugin = game_plugin(game)
+    seats, _computer = check_seats(plugin, seats, seats - 1 if isinstance(seats, int) else 0)
+    table = check_table_rules(False, rules, plugin.key, seats)
+    return do_create_match(me, *[bot_user()] * (seats - 1), rated=False, rules=table or None,
+                           game=plugin.key)
 
 
 def do_one_device(me: AbstractBaseUser) -> Match:
@@ -122,24 +214,36 @@ def do_rematch(me: AbstractBaseUser, match: Match) -> Match | Seek:
     seat = match.seat_of(me.pk)
     if seat is None:
         raise LobbyError(_("You did not play in that match."))
-    opponent = match.seat1 if seat == 0 else match.seat0
+    others = [uid for uid in match.seat_users if uid != me.pk]
+    if len(others) != 1:
+        raise LobbyError(_("A rematch is for two-player matches."))
+    opponent = get_user_model().objects.get(pk=others[0])
     if opponent.username == BOT_USERNAME:
-        return do_play_computer(me)
-    return Seek.objects.create(creator=me, opponent=opponent, rated=match.rated)
+        return do_play_computer(me, match.game, match.seat_count, match.rules or None)
+    return Seek.objects.create(creator=me, opponent=opponent, rated=match.rated,
+                               game=match.game, rules=match.rules or {})
 
 
 def open_seeks_for(me: AbstractBaseUser) -> dict[str, list[dict[str, object]]]:
     def row(seek: Seek) -> dict[str, object]:
+        joined = [user.username for user in seek.joined.all()]
         return {
             "id": seek.pk,
+            "game": seek.game,
+            "seats": seek.seats,
+            "computer_seats": seek.computer_seats,
+            "joined": joined,
+            "free_seats": seek.seats - 1 - len(joined) - seek.computer_seats,
             "creator": seek.creator.username,
             "opponent": seek.opponent.username if seek.opponent else None,
             "rated": seek.rated,
             "rules": seek.rules,
             "mine": seek.creator_id == me.pk,
+            "seated": seek.creator_id == me.pk or me.username in joined,
         }
 
-    base = Seek.objects.filter(status=Seek.Status.OPEN).select_related("creator", "opponent")
+    base = (Seek.objects.filter(status=Seek.Status.OPEN).select_related("creator", "opponent")
+            .prefetch_related("joined"))
     return {
         "open": [row(s) for s in base.filter(opponent__isnull=True)[:50]],
         "challenges_to_me": [row(s) for s in base.filter(opponent=me)[:50]],

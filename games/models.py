@@ -15,6 +15,14 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Match(models.Model):
+    """One match of one registered game (``game``: its registry key) with N seats.
+
+    ``MatchSeat`` is the relational truth about who sits where (history, profiles,
+    ratings query it). ``seat_users`` and ``seat_names`` repeat it on the row, written
+    once when the match is created, so that the match writer's one-row read has all it
+    needs (who may act for which seat, the names in the broadcast header).
+    """
+
     class Status(models.TextChoices):
         ACTIVE = "active", _("in progress")
         FINISHED = "finished", _("finished")
@@ -22,21 +30,23 @@ class Match(models.Model):
         ANNULLED = "annulled", _("annulled")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    game = models.CharField(max_length=32, default="spectacular-bid")
-    seat0 = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                              related_name="matches_as_seat0")
-    seat1 = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                              related_name="matches_as_seat1")
+    game = models.CharField(max_length=32, default="spectacular-bid", db_index=True)
+    seat_count = models.PositiveSmallIntegerField(default=2)
+    seat_users = models.JSONField(default=list)  # user id per seat (MatchSeat's, repeated)
+    seat_names = models.JSONField(default=list)  # username per seat
     rules = models.JSONField(default=dict)
     rated = models.BooleanField(default=False)
     one_device = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE,
                               db_index=True)
-    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)  # the seat ranked 1 alone
     reason = models.CharField(max_length=16, blank=True, default="")
     annul_reason = models.CharField(max_length=200, blank=True, default="")
-    balances = models.JSONField(default=list)
+    scores = models.JSONField(default=list)  # each seat's balance or score
     version = models.PositiveIntegerField(default=0)  # events applied so far
+    # Chance outcomes applied so far (deals, rolls): the next one's number, from which a
+    # fixed test seed derives it.
+    chances = models.PositiveIntegerField(default=0)
     # The time of the last logged event (match microseconds). A column of the locked row,
     # not a query of the log: under READ COMMITTED a subquery would still see the log as
     # it was before the lock wait.
@@ -57,37 +67,57 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [
-            models.Index(fields=["seat0", "-created_at"]),
-            models.Index(fields=["seat1", "-created_at"]),
             models.Index(fields=["status", "-created_at"]),
         ]
 
     def __str__(self) -> str:
-        return f"{self.seat0} v {self.seat1} ({self.status})"
+        return f"{' v '.join(self.players())} ({self.status})"
+
+    def seats_of(self, user_id: int | None) -> list[int]:
+        """Every seat ``user_id`` sits in (several in a one-device game)."""
+        if user_id is None:
+            return []
+        return [i for i, uid in enumerate(self.seat_users) if uid == user_id]
 
     def seat_of(self, user_id: int | None) -> int | None:
-        """The seat a user plays (in a one-device game the owner plays both: seat 0)."""
-        if user_id is None:
-            return None
-        if self.seat0_id == user_id:
-            return 0
-        if self.seat1_id == user_id:
-            return 1
-        return None
+        seats = self.seats_of(user_id)
+        return seats[0] if seats else None
+
+    @property
+    def practice(self) -> bool:
+        """One person in every seat (a one-device game): no wins, losses or points."""
+        return len(set(self.seat_users)) == 1 and self.seat_count > 1
 
     def players(self) -> list[str]:
-        # The match writer reads the names with the locked row (services._locked).
-        names = getattr(self, "seat0_name", None), getattr(self, "seat1_name", None)
-        if names[0] is not None and names[1] is not None:
-            return [names[0], names[1]]
-        return [self.seat0.username, self.seat1.username]
+        return list(self.seat_names)
+
+
+class MatchSeat(models.Model):
+    """Who sits in one seat of a match, and how they finished."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="match_seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                             related_name="match_seats")
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)  # 1 = best; None: no result
+    score = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="one_user_per_seat"),
+        ]
+        indexes = [models.Index(fields=["user", "match"])]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} seat {self.index}: {self.user_id}"
 
 
 class MatchEvent(models.Model):
-    """One entry of a match's log: a deal, an applied command, or a time event."""
+    """One entry of a match's log: a chance outcome, an applied command, or a time event."""
 
     class Kind(models.TextChoices):
-        DEAL = "deal"
+        CHANCE = "chance"  # a chance outcome: a deal, a roll
         ACTION = "action"
         TIME = "time"  # time passed: grace ran out, a clock reached its deadline
         ANNUL = "annul"
@@ -110,7 +140,12 @@ class MatchEvent(models.Model):
 
 
 class Seek(models.Model):
-    """An open seek or a challenge to one named player."""
+    """An open table (a seek) or a challenge to one named player.
+
+    A table names its game, its conventions and its number of seats; ``joined`` are
+    the people sitting at it besides the creator, ``computer_seats`` the seats the
+    computer takes. The match starts once every seat is taken.
+    """
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")
@@ -122,6 +157,11 @@ class Seek(models.Model):
                                 related_name="seeks")
     opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True,
                                  blank=True, related_name="challenges_received")
+    game = models.CharField(max_length=32, default="spectacular-bid")
+    seats = models.PositiveSmallIntegerField(default=2)
+    computer_seats = models.PositiveSmallIntegerField(default=0)
+    joined = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True,
+                                    related_name="tables_joined")
     rated = models.BooleanField(default=True)
     rules = models.JSONField(default=dict)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN,

@@ -8,22 +8,29 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
-from games.spectacular_bid.frames import frames
-from games.spectacular_bid.record import RecordError, loads, parse
+from games import registry
+from games.engine.plugin import RecordError
 from ratings.elo import PROVISIONAL_MATCHES
 from ratings.models import Rating
 
-from .history import HistoryFilter, history, player_stats
+from .api import BadBody, json_methods, request_body
+from .history import HistoryFilter, decorate, display_name, history, player_stats
 from .models import Match
-from .store import export_record
+from .store import export_record, plugin_of
 
 PAGE_SIZE = 25
 MAX_UPLOAD_BYTES = 2_000_000
+
+
+def _player(username: str) -> Any:
+    """The player of that name, or 404 (a NUL is in no name, and PostgreSQL refuses it)."""
+    if "\x00" in username:
+        raise Http404(_("There is no such player."))
+    return get_object_or_404(get_user_model(), username=username)
 
 
 def _date(value: str | None) -> date | None:
@@ -42,19 +49,26 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 
 def _history_page(request: HttpRequest, player: Any | None) -> HttpResponse:
+    if any("\x00" in value for _key, values in request.GET.lists() for value in values):
+        return HttpResponseBadRequest(_("A filter cannot contain a NUL character."),
+                                      content_type="text/plain; charset=utf-8")
     filters = HistoryFilter(
         player=player,
         opponent=request.GET.get("opponent", "").strip(),
         result=request.GET.get("result", "") if player is not None else "",
         rated=request.GET.get("rated", ""),
+        game=request.GET.get("game", "") if request.GET.get("game", "") in registry.game_keys()
+        else "",
         since=_date(request.GET.get("since")),
         until=_date(request.GET.get("until")),
     )
     page = Paginator(history(filters), PAGE_SIZE).get_page(request.GET.get("page"))
+    page.object_list = decorate(list(page.object_list), player)
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "games/history.html", {
         "page": page, "player": player, "filters": filters, "query": query.urlencode(),
+        "games": registry.all_games(),
     })
 
 
@@ -63,24 +77,28 @@ def history_all(request: HttpRequest) -> HttpResponse:
 
 
 def history_player(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(get_user_model(), username=username)
+    player = _player(username)
     return _history_page(request, player)
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(get_user_model(), username=username)
-    stats = player_stats(player)
-    recent = history(HistoryFilter(player=player))[:10]
+    player = _player(username)
+    game = request.GET.get("game", "")
+    game = game if game in registry.game_keys() else registry.default_game().key
+    stats = player_stats(player, game)
+    recent = decorate(list(history(HistoryFilter(player=player))[:10]), player)
     return render(request, "games/profile.html", {
-        "player": player, "stats": stats, "recent": recent,
+        "player": player, "stats": stats, "recent": recent, "games": registry.all_games(),
+        "game": game, "display_name": display_name(player),
         "chart_json": json.dumps(stats["rating_chart"]),
     })
 
 
 def replay_page(request: HttpRequest, match_id: Any) -> HttpResponse:
-    match = get_object_or_404(Match.objects.select_related("seat0", "seat1"), pk=match_id)
+    match = get_object_or_404(Match, pk=match_id)
     if match.status == Match.Status.ACTIVE:
         raise Http404(_("The replay is available once the match is over."))
+    decorate([match])
     return render(request, "games/replay.html", {"match": match,
                                                  "frames_url": f"/api/matches/{match.pk}/frames"})
 
@@ -89,32 +107,50 @@ def replay_upload_page(request: HttpRequest) -> HttpResponse:
     return render(request, "games/replay.html", {"match": None, "frames_url": ""})
 
 
+@json_methods(["GET"])
 def match_frames(request: HttpRequest, match_id: Any) -> JsonResponse:
-    match = get_object_or_404(Match.objects.select_related("seat0", "seat1"), pk=match_id)
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return JsonResponse({"ok": False, "code": "not_found",
+                             "message": _("There is no such match.")}, status=404)
     if match.status == Match.Status.ACTIVE:
         return JsonResponse({"ok": False, "code": "running",
                              "message": _("The replay is available once the match is over.")},
                             status=409)
-    data = frames(parse(export_record(match)))
+    data = plugin_of(match).frames(export_record(match))
     if match.status == Match.Status.ANNULLED:
         data["result"] = {"winner": None, "reason": "annulled"}  # records cannot say it
     return JsonResponse(data)
 
 
-@require_POST
+@json_methods(["POST"])
 def replay_upload(request: HttpRequest) -> JsonResponse:
-    """View an uploaded record without storing it."""
-    if len(request.body) > MAX_UPLOAD_BYTES:
+    """View an uploaded record without storing it: it changes nothing, so it needs no
+    CSRF token, and any client (a token, or none) may use it."""
+    try:
+        body = request_body(request)
+    except BadBody:  # past Django's own limit
+        body = None
+    if body is None or len(body) > MAX_UPLOAD_BYTES:
         return JsonResponse({"ok": False, "code": "too_large",
                              "message": _("That file is too large for a match record.")},
                             status=413)
     try:
-        record = loads(request.body)
-    except RecordError as exc:
+        document = json.loads(body, parse_constant=_no_constant)
+        plugin = registry.by_format(document.get("format") if isinstance(document, dict)
+                                    else None)
+        if plugin is None:
+            raise RecordError(_("unknown format: the record's 'format' names no game here"))
+        data = plugin.frames(document)
+    except (RecordError, ValueError) as exc:
         return JsonResponse({"ok": False, "code": "malformed",
                              "message": _("That is not a valid match record: %(reason)s")
                              % {"reason": exc}}, status=400)
     except RecursionError:
         return JsonResponse({"ok": False, "code": "malformed",
                              "message": _("That is not a valid match record.")}, status=400)
-    return JsonResponse(frames(record))
+    return JsonResponse(data)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a record may hold")

@@ -16,29 +16,29 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engine.protocol import Illegal, Step
-from games.spectacular_bid import actions as A
-from games.spectacular_bid.actions import ActionFormatError, action_from_dict, action_to_dict
-from games.spectacular_bid.rules import Rules, RulesError
-from games.spectacular_bid.state import CONTINUE
-from games.spectacular_bid.state import Match as Engine
+from games import registry
+from games.engine.plugin import ActionError, GamePlugin, RulesError
+from games.engine.protocol import GameState, Illegal, Step
 
 from . import broadcast, heartbeat, match_cache, rawsql
-from .deals import next_deal
-from .models import Match, MatchEvent
-from .store import deal_payload, load_engine, save_engine
+from .deals import chance_rng
+from .models import Match, MatchEvent, MatchSeat
+from .store import load_engine, plugin_of, save_engine
 
 US = 1_000_000
-# Commands that two players may send at the same moment, or that do not depend on
-# what the sender saw; the engine itself refuses a second one.
-VERSIONLESS = frozenset({A.CONTINUE, A.RESIGN, A.ABORT})
+# A chance outcome may make another one due at once (dice tied for the order): a bound,
+# so that a game whose chance never settles cannot loop the writer.
+MAX_CHANCES_AT_ONCE = 64
+
+
+class CommandFormatError(ValueError):
+    """A command that cannot be read; the message is for the sender."""
 
 
 class AccessDenied(Exception):
@@ -60,13 +60,11 @@ class CommandResult:
 # ------------------------------------------------------------------- access
 
 def access_match_seats(match: Match, user: AbstractBaseUser | None) -> list[int]:
-    """The seats ``user`` may act for: both in their own one-device game, none as a spectator."""
+    """The seats ``user`` may act for: every seat of their own one-device game, none as a
+    spectator."""
     if user is None or not user.is_authenticated:
         return []
-    if match.one_device:
-        return [0, 1] if match.seat0_id == user.pk else []
-    seat = match.seat_of(user.pk)
-    return [] if seat is None else [seat]
+    return match.seats_of(user.pk)
 
 
 def match_time_us(match: Match, wall: float) -> int:
@@ -85,23 +83,16 @@ def _locked(match_id: Any) -> Match:
 
 
 def read_match(match_id: Any, lock: bool = False) -> Match:
-    """The match row with its players' names (the broadcast header needs them); ``lock``:
+    """The match row (its seats' users and names included); ``lock``:
     locked until the transaction ends. Raises Match.DoesNotExist, or ValueError for a bad id.
 
     One statement, written out because the ORM's compilation of it was a tenth of a move's
     CPU, and read with a plain cursor because the raw queryset's machinery cost as much again.
+    The seats' users and names are columns of the row (``Match.seat_users``): no join.
     """
     pk = Match._meta.pk.get_db_prep_value(uuid.UUID(str(match_id)), connection)
-    users = connection.ops.quote_name(get_user_model()._meta.db_table)
-    locking = ""
-    if lock and connection.features.has_select_for_update_of:
-        locking = " FOR UPDATE OF m"  # the match, not its players
-    elif lock and connection.features.has_select_for_update:
-        locking = " FOR UPDATE"
-    match = rawsql.select_one(
-        Match, f"JOIN {users} u0 ON u0.id = m.seat0_id JOIN {users} u1 ON u1.id = m.seat1_id",
-        "m.id = %s", [pk], ["u0.username AS seat0_name", "u1.username AS seat1_name"],
-        locking)
+    locking = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
+    match = rawsql.select_one(Match, "", "m.id = %s", [pk], [], locking)
     if match is None:
         raise Match.DoesNotExist
     return match  # type: ignore[return-value]
@@ -132,32 +123,58 @@ def _pending_events(match: Match) -> list[dict[str, Any]]:
     return pending
 
 
-def _deal_if_due(match: Match, engine: Engine) -> None:
-    if engine.needs_chance():
-        deal = next_deal(match.pk, engine.hand_no + 1)
-        engine.deal(deal)
-        _append(match, MatchEvent.Kind.DEAL, engine.settled_us, payload=deal_payload(deal))
+def _chance_if_due(match: Match, plugin: GamePlugin, engine: GameState,
+                   t_us: int | None = None) -> list[Any]:
+    """Apply the chance outcomes due now (deals, rolls), each drawn by the server and logged."""
+    steps: list[Any] = []
+    at = match.last_t_us if t_us is None else t_us
+    for _attempt in range(MAX_CHANCES_AT_ONCE):
+        if not engine.needs_chance() or engine.result is not None:
+            break
+        outcome = plugin.sample_chance(engine, chance_rng(match.pk, match.chances))
+        steps += plugin.apply_chance(engine, outcome, at)
+        match.chances += 1
+        _append(match, MatchEvent.Kind.CHANCE, at, payload=outcome)
+    return steps
 
 
-def _advance_time(match: Match, engine: Engine, t_us: int) -> list[Step]:
+def _running_clock(engine: GameState) -> Any:
+    """The engine's running match clock (``games/engine/clock.py``), or None."""
+    clock = getattr(engine, "clock", None)
+    return clock if clock is not None and clock.running is not None else None
+
+
+def _advance_time(match: Match, plugin: GamePlugin, engine: GameState,
+                  t_us: int) -> list[Step]:
     """Let time pass up to ``t_us``; a flag that an outage caused annuls instead (§7)."""
     steps: list[Step] = []
-    if engine.phase == CONTINUE and engine.result is None:
-        # A grace period that ran out starts the clocks at its end. Take that step on
-        # its own, so that the outage check below sees the clock period that follows.
-        grace_end = engine.next_deadline_us()
-        if grace_end is not None and t_us >= grace_end:
-            steps = engine.advance(grace_end)
-            _append(match, MatchEvent.Kind.TIME, grace_end)
-    return steps + _advance_clock(match, engine, t_us)
+    deadline = engine.next_deadline_us()
+    if (engine.result is None and _running_clock(engine) is None and deadline is not None
+            and t_us >= deadline):
+        # A deadline with no clock running (a grace period that ran out starts the clocks
+        # at its end). Take that step on its own, so that the outage check below sees
+        # the clock period that follows.
+        steps = engine.advance(deadline)
+        _append(match, MatchEvent.Kind.TIME, deadline)
+    # Each deadline that passes may end a turn whose successor needs chance first (the
+    # next player's roll): drawn at the time the turn ended, then time goes on.
+    for _attempt in range(MAX_CHANCES_AT_ONCE):
+        steps += _advance_clock(match, plugin, engine, t_us)
+        if not engine.needs_chance() or engine.result is not None:
+            break
+        ended = steps[-1].now_us if steps else match.last_t_us
+        steps += _chance_if_due(match, plugin, engine, ended)
+    return steps
 
 
-def _advance_clock(match: Match, engine: Engine, t_us: int) -> list[Step]:
-    deadline = engine.clock.deadline_us()
+def _advance_clock(match: Match, plugin: GamePlugin, engine: GameState,
+                   t_us: int) -> list[Step]:
+    clock = _running_clock(engine)
+    deadline = None if clock is None else clock.deadline_us()
     if deadline is not None and t_us >= deadline and engine.result is None:
-        started = wall_time(match, engine.clock.started_us)
+        started = wall_time(match, clock.started_us)
         if heartbeat.had_outage(started, wall_time(match, deadline)):
-            steps = engine.annul(t_us)
+            steps: list[Step] = plugin.annul(engine, t_us)
             match.annul_reason = _("The service could not receive commands while a clock ran.")
             _append(match, MatchEvent.Kind.ANNUL, t_us, payload={"reason": "outage"})
             return steps
@@ -168,12 +185,12 @@ def _advance_clock(match: Match, engine: Engine, t_us: int) -> list[Step]:
 
 
 # What an ordinary move changes in the match row, and what only the end of a match does.
-MOVE_COLUMNS = ["state", "balances", "version", "deadline_at", "last_t_us"]
+MOVE_COLUMNS = ["state", "scores", "version", "deadline_at", "last_t_us", "chances"]
 END_COLUMNS = ["winner", "reason", "status", "finished_at", "annul_reason", "rating_seq"]
 
 
-def _save(match: Match, engine: Engine, version_before: int, force: bool = False,
-          unless_moved: bool = False) -> bool:
+def _save(match: Match, plugin: GamePlugin, engine: GameState, version_before: int,
+          force: bool = False, unless_moved: bool = False) -> bool:
     """Persist the engine and the columns the pages query; broadcast after commit.
 
     ``unless_moved``: the match was not read under a lock (the optimistic path), so write
@@ -181,9 +198,9 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
     """
     if match.version == version_before and not force:
         return True
-    _deal_if_due(match, engine)
+    _chance_if_due(match, plugin, engine)
     save_engine(match, engine)
-    match.balances = list(engine.balances)
+    match.scores = plugin.scores(engine)
     result = engine.result
     if result is not None and match.status == Match.Status.ACTIVE:
         match.winner = result.winner
@@ -193,10 +210,12 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
             "annulled": Match.Status.ANNULLED,
         }.get(result.reason, Match.Status.FINISHED)
         match.finished_at = timezone.now()
-        if match.status == Match.Status.FINISHED:
+        ranks = plugin.ranks(engine) if match.status == Match.Status.FINISHED else None
+        _record_seats(match, ranks)
+        if ranks is not None:
             from ratings.services import apply_match
 
-            apply_match(match)
+            apply_match(match, ranks)
     deadline = engine.next_deadline_us()
     match.deadline_at = None if deadline is None else wall_time(match, deadline)
     events = _pending_events(match)
@@ -213,13 +232,13 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
         match.save()
         rawsql.insert(MatchEvent, events)
     events.clear()
-    views = broadcast.views_for(match, engine)
+    views = broadcast.views_for(match, plugin, engine)
     match_id, version = match.pk, match.version
-    # A task for a running clock's deadline. The end of a Continue grace period is left
-    # to the beat sweep (within a second; the clocks start at the grace end itself,
-    # whenever it is processed): almost every grace period is ended by the players a
-    # moment later, and a task for each would fire for nothing once a hand.
-    deadline_at = None if engine.phase == CONTINUE else match.deadline_at
+    # A task for a running clock's deadline. Other deadlines (the end of a Continue grace
+    # period) are left to the beat sweep (within a second; the clocks start at the grace
+    # end itself, whenever it is processed): almost every grace period is ended by the
+    # players a moment later, and a task for each would fire for nothing once a hand.
+    deadline_at = None if _running_clock(engine) is None else match.deadline_at
     started_wall = match.started_wall
 
     def after_commit() -> None:
@@ -239,47 +258,94 @@ def _save(match: Match, engine: Engine, version_before: int, force: bool = False
 
 # ---------------------------------------------------------------------- do_*
 
-def do_create_match(seat0: AbstractBaseUser, seat1: AbstractBaseUser, *, rated: bool,
-                    rules: dict[str, Any] | None = None, one_device: bool = False,
-                    rematch_of: Match | None = None) -> Match:
+def _record_seats(match: Match, ranks: list[int] | None) -> None:
+    """Each seat's final rank and score, on its MatchSeat row (the end of a match only).
+    A one-device game is practice: no ranks (no win or loss for anybody)."""
+    if match.one_device:
+        ranks = None
+    for index in range(match.seat_count):
+        MatchSeat.objects.filter(match_id=match.pk, index=index).update(
+            rank=None if ranks is None else ranks[index],
+            score=match.scores[index] if index < len(match.scores) else None)
+
+
+def check_rules(plugin: GamePlugin, rules: Any, seats: int, *, rated: bool,
+                one_device: bool = False) -> Any:
+    """The parsed rules of a new table; ValueError with a message for the user."""
+    if seats not in plugin.seat_counts:
+        counts = ", ".join(str(n) for n in plugin.seat_counts)
+        raise ValueError(_("%(game)s is played by %(counts)s players.")
+                         % {"game": _(plugin.name), "counts": counts})
+    if rules is not None and not isinstance(rules, dict):
+        raise ValueError(_("'rules' must be an object."))
     rules_data = dict(rules or {})
     if one_device:
+        if not plugin.has_one_device:
+            raise ValueError(_("This game has no one-device mode."))
         rules_data["one_device"] = True
     try:
-        parsed = Rules.from_dict(rules_data or None)
+        parsed = plugin.parse_rules(rules_data or None, seats)
     except RulesError as exc:
         raise ValueError(str(exc)) from None
-    if rated and parsed.to_dict() != Rules(one_device=parsed.one_device).to_dict():
+    if rated and not plugin.rated_allows(parsed):
         raise ValueError(_("A rated match uses the standard rules."))
+    return parsed
+
+
+def do_create_match(*users: AbstractBaseUser, rated: bool, rules: dict[str, Any] | None = None,
+                    game: str | None = None, one_device: bool = False,
+                    rematch_of: Match | None = None) -> Match:
+    """A new match of ``game`` (the default game when None), ``users[i]`` in seat ``i``."""
+    try:
+        plugin = registry.game(game) if game is not None else registry.default_game()
+    except registry.UnknownGame:
+        raise ValueError(_("There is no such game.")) from None
+    seats = len(users)
+    parsed = check_rules(plugin, rules, seats, rated=rated, one_device=one_device)
+    practice = seats > 1 and len({user.pk for user in users}) == 1
     with transaction.atomic():
         match = Match.objects.create(
-            seat0=seat0, seat1=seat1, rated=rated and not one_device, one_device=one_device,
-            rules=parsed.record_dict(), started_wall=time.time(), rematch_of=rematch_of,
-            balances=[parsed.start_points] * 2,
+            game=plugin.key, seat_count=seats, seat_users=[user.pk for user in users],
+            seat_names=[user.get_username() for user in users],
+            # Ratings compare players: a solo game or practice is never rated.
+            rated=rated and seats > 1 and not one_device and not practice,
+            one_device=one_device,
+            rules=plugin.rules_to_dict(parsed), started_wall=time.time(),
+            rematch_of=rematch_of,
         )
-        engine = Engine(parsed)
-        _deal_if_due(match, engine)
-        _save(match, engine, version_before=-1)
+        MatchSeat.objects.bulk_create([MatchSeat(match=match, index=i, user=user)
+                                       for i, user in enumerate(users)])
+        engine = plugin.new_state(parsed, seats)
+        match.scores = plugin.scores(engine)
+        _save(match, plugin, engine, version_before=-1)
     return match
 
 
-def parse_command(data: Any) -> tuple[int, int, int | None]:
-    """A client command {"action": {...}, "version": n} -> (seat, code, version)."""
+def command_shape(data: Any) -> tuple[dict[str, Any], int | None]:
+    """A client command {"action": {...}, "version": n} -> (action, version), any game."""
     if not isinstance(data, dict):
-        raise ActionFormatError(_("A command must be a JSON object."))
+        raise CommandFormatError(_("A command must be a JSON object."))
     action = data.get("action")
     if not isinstance(action, dict):
-        raise ActionFormatError(_("A command needs an 'action' object."))
+        raise CommandFormatError(_("A command needs an 'action' object."))
     version = data.get("version")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise ActionFormatError(_("'version' must be a whole number."))
-    seat, code = action_from_dict(action)
-    if code >= A.EVENT_BASE:
-        raise ActionFormatError(_("That action cannot be sent."))
-    if version is None and code not in VERSIONLESS:
+        raise CommandFormatError(_("'version' must be a whole number."))
+    return action, version
+
+
+def parse_command(plugin: GamePlugin, action: dict[str, Any],
+                  version: int | None) -> tuple[int, int]:
+    """The action of one game -> (seat, code); CommandFormatError when unreadable."""
+    try:
+        seat, code = plugin.action_from_dict(action)
+    except ActionError as exc:
+        raise CommandFormatError(str(exc)) from None
+    if version is None and action.get("type") not in plugin.versionless:
         # Without it a resent command could be applied twice.
-        raise ActionFormatError(_("This command needs the 'version' of the state you acted on."))
-    return seat, code, version
+        raise CommandFormatError(
+            _("This command needs the 'version' of the state you acted on."))
+    return seat, code
 
 
 def do_command(match_id: Any, user: AbstractBaseUser | None, data: Any,
@@ -287,10 +353,13 @@ def do_command(match_id: Any, user: AbstractBaseUser | None, data: Any,
     """Apply one command from ``user``, stamped with its receipt time."""
     received = time.time() if received_wall is None else received_wall
     try:
-        seat, code, expected = parse_command(data)
-    except ActionFormatError as exc:
+        action, expected = command_shape(data)
+    except CommandFormatError as exc:
         return CommandResult(False, "bad_request", str(exc))
-    done = _command_on_copy(match_id, user, seat, code, expected, received)
+    try:
+        done = _command_on_copy(match_id, user, action, expected, received)
+    except CommandFormatError as exc:
+        return CommandResult(False, "bad_request", str(exc))
     if done is not None:
         return done
     with transaction.atomic():
@@ -298,15 +367,21 @@ def do_command(match_id: Any, user: AbstractBaseUser | None, data: Any,
             match = _locked(match_id)
         except (Match.DoesNotExist, ValueError, ValidationError):  # no such match, or a bad id
             return CommandResult(False, "not_found", _("There is no such match."))
+        plugin = plugin_of(match)
+        try:
+            seat, code = parse_command(plugin, action, expected)
+        except CommandFormatError as exc:
+            return CommandResult(False, "bad_request", str(exc), match.version)
         before = match.version
         engine = load_engine(match)
-        result = _apply_command(match, engine, user, seat, code, expected, received)
-        _save(match, engine, before)  # also the time that passed before a refusal
+        result = _apply_command(match, plugin, engine, user, seat, code, action, expected,
+                                received)
+        _save(match, plugin, engine, before)  # also the time that passed before a refusal
         result.version = match.version
         return result
 
 
-def _command_on_copy(match_id: Any, user: AbstractBaseUser | None, seat: int, code: int,
+def _command_on_copy(match_id: Any, user: AbstractBaseUser | None, action: dict[str, Any],
                      expected: int | None, received: float) -> CommandResult | None:
     """An ordinary move applied to this process's copy of the match (``match_cache``).
 
@@ -321,18 +396,21 @@ def _command_on_copy(match_id: Any, user: AbstractBaseUser | None, seat: int, co
     if copy is None:
         return None
     match, engine = copy
+    plugin = plugin_of(match)
+    seat, code = parse_command(plugin, action, expected)
     before = match.version
-    result = _apply_command(match, engine, user, seat, code, expected, received)
+    result = _apply_command(match, plugin, engine, user, seat, code, action, expected, received)
     if not result.ok or engine.result is not None:
         return None
-    if not _save(match, engine, before, unless_moved=True):
+    if not _save(match, plugin, engine, before, unless_moved=True):
         return None
     result.version = match.version
     return result
 
 
-def _apply_command(match: Match, engine: Engine, user: AbstractBaseUser | None, seat: int,
-                   code: int, expected: int | None, received: float) -> CommandResult:
+def _apply_command(match: Match, plugin: GamePlugin, engine: GameState,
+                   user: AbstractBaseUser | None, seat: int, code: int, action: dict[str, Any],
+                   expected: int | None, received: float) -> CommandResult:
     """The command applied to ``match`` and ``engine`` (read under the lock, or this
     process's copy); writes nothing. The caller sets the result's version once written."""
     if seat not in access_match_seats(match, user):
@@ -340,20 +418,20 @@ def _apply_command(match: Match, engine: Engine, user: AbstractBaseUser | None, 
     if match.status != Match.Status.ACTIVE:
         return CommandResult(False, "over", _("The match is over."))
     t_us = _effective_us(match, received)
-    _advance_time(match, engine, t_us)
+    _advance_time(match, plugin, engine, t_us)
     if engine.result is not None:
         late = engine.result.reason == "time" and engine.result.winner != seat
         return CommandResult(False, "late" if late else "over",
                              _("Too late: the clock had run out.") if late
                              else _("The match is over."))
-    if code not in VERSIONLESS and expected != match.version:
+    if action.get("type") not in plugin.versionless and expected != match.version:
         # A client behind the match, or (on a copy) ahead of this process's copy.
         return CommandResult(False, "stale",
                              _("The match has moved on; your view has been refreshed."))
     outcome = engine.apply(seat, code, t_us)
     if isinstance(outcome, Illegal):
         return CommandResult(False, "illegal", _translate_reason(outcome.reason))
-    _append(match, MatchEvent.Kind.ACTION, t_us, seat, action_to_dict(seat, code))
+    _append(match, MatchEvent.Kind.ACTION, t_us, seat, plugin.action_to_dict(seat, code))
     return CommandResult(True, "ok", "")
 
 
@@ -368,9 +446,10 @@ def do_advance(match_id: Any, now_wall: float | None = None) -> bool:
         if match.status != Match.Status.ACTIVE:
             return False
         before = match.version
+        plugin = plugin_of(match)
         engine = load_engine(match)
-        _advance_time(match, engine, _effective_us(match, now))
-        _save(match, engine, before)
+        _advance_time(match, plugin, engine, _effective_us(match, now))
+        _save(match, plugin, engine, before)
         return match.version != before
 
 
@@ -379,10 +458,11 @@ def do_annul(match: Match, reason: str) -> None:
     with transaction.atomic():
         locked = _locked(match.pk)
         before = locked.version
+        plugin = plugin_of(locked)
         engine = load_engine(locked)
         t_us = _effective_us(locked, time.time())
         if engine.result is None or engine.result.reason != "annulled":
-            engine.annul(t_us)
+            plugin.annul(engine, t_us)
             _append(locked, MatchEvent.Kind.ANNUL, t_us, payload={"reason": reason})
         locked.annul_reason = reason[:200]
         rated_at = locked.rating_seq
@@ -391,7 +471,8 @@ def do_annul(match: Match, reason: str) -> None:
         locked.reason = "annulled"
         if locked.finished_at is None:  # an active match: _save sets it only for active ones
             locked.finished_at = timezone.now()
-        _save(locked, engine, before, force=True)  # players see the annulment at once
+        _save(locked, plugin, engine, before, force=True)  # players see the annulment at once
+        _record_seats(locked, None)
         if rated_at is not None:
             from ratings.services import rebuild_from
 
@@ -399,11 +480,11 @@ def do_annul(match: Match, reason: str) -> None:
 
 
 def snapshot(match: Match, seats: list[int]) -> dict[str, Any]:
-    """The view of one connection: a seat, both seats (one device), or a spectator."""
+    """The view of one connection: a seat, every seat (one device), or a spectator."""
     engine = load_engine(match)  # a view never advances time: only the writer does
-    return broadcast.connection_message(
-        match.pk, match.version, match.started_wall, broadcast.views_for(match, engine), seats
-    )
+    views = broadcast.views_for(match, plugin_of(match), engine)
+    return broadcast.connection_message(match.pk, match.version, match.started_wall, views,
+                                        seats)
 
 
 def _translate_reason(reason: str) -> str:

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from . import api, pages, views
 
@@ -28,4 +28,5 @@ urlpatterns = [
     path("api/matches/<uuid:match_id>/record", api.match_record),
     path("api/tokens", api.tokens),
     path("api/tokens/<int:token_id>/revoke", api.token_revoke),
+    re_path(r"^api/", api.not_found),  # last: a JSON 404 for any other /api/ path
 ]

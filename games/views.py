@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from . import services
+from .history import decorate
 from .models import Match
 
 
@@ -26,12 +27,13 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 def match_page(request: HttpRequest, match_id: Any) -> HttpResponse:
-    match = Match.objects.select_related("seat0", "seat1").filter(pk=match_id).first()
+    match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise Http404
     seats = services.access_match_seats(match, request.user)  # type: ignore[arg-type]
+    decorate([match])
     return render(request, "games/match.html", {
         "match": match,
         "seats": seats,
-        "role": "device" if len(seats) == 2 else ("player" if seats else "spectator"),
+        "role": "device" if len(seats) > 1 else ("player" if seats else "spectator"),
     })

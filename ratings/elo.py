@@ -49,15 +49,20 @@ __all__ = [
     "MatchStatus",
     "PlayerId",
     "PlayerRating",
+    "RankedChange",
+    "RankedOutcome",
     "RatingChange",
     "RatingKey",
     "display",
     "expected_score",
     "is_provisional",
     "k_factor",
+    "pair_score",
     "recompute",
+    "recompute_ranked",
     "round_half_away",
     "update",
+    "update_ranked",
 ]
 
 INITIAL_RATING = 1500
@@ -253,4 +258,79 @@ def recompute(
                 after_b=after_b,
             )
         )
+    return states, changes
+
+
+# ------------------------------------------------------------------ ranked matches
+#
+# Games with more than two players (four-player Fives, a dice table) are rated pairwise
+# from the final ranks: each pair of players is one comparison, scored 1 / ½ / 0 by
+# rank (equal ranks: ½). A player's change is ``K / (N - 1)`` times the sum over the
+# others of ``S - E``, rounded once: so a match of four moves a rating about as far as a
+# match of two, and with two players it is exactly :func:`update`.
+
+
+def pair_score(rank_a: int, rank_b: int) -> float:
+    """A's score against B from their final ranks (1 = best)."""
+    if rank_a == rank_b:
+        return 0.5
+    return 1.0 if rank_a < rank_b else 0.0
+
+
+def update_ranked(states: list[PlayerRating], ranks: list[int]) -> list[PlayerRating]:
+    """Rate one finished rated match of N players (N >= 2) from their final ranks."""
+    if len(states) != len(ranks) or len(states) < 2:
+        raise ValueError("a ranked match needs two or more players, each with a rank")
+    others = len(states) - 1
+    out = []
+    for i, state in enumerate(states):
+        total = sum(pair_score(ranks[i], ranks[j]) - expected_score(state.rating, other.rating)
+                    for j, other in enumerate(states) if j != i)
+        rating = round_half_away(state.rating + k_factor(state) * total / others)
+        out.append(PlayerRating(rating=rating, games=state.games + 1,
+                                reached_2400=state.reached_2400 or rating >= MASTER_THRESHOLD))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class RankedOutcome:
+    """One finished rated match of any number of distinct players, in playing order."""
+
+    game: str
+    players: tuple[PlayerId, ...]
+    ranks: tuple[int, ...]
+
+    @property
+    def counts(self) -> bool:
+        return len(self.players) >= 2 and len(set(self.players)) == len(self.players)
+
+
+@dataclass(frozen=True, slots=True)
+class RankedChange:
+    """What one counted ranked match did: each player's state before and after."""
+
+    index: int
+    game: str
+    players: tuple[PlayerId, ...]
+    before: tuple[PlayerRating, ...]
+    after: tuple[PlayerRating, ...]
+
+
+def recompute_ranked(
+    outcomes: Iterable[RankedOutcome],
+    initial: Mapping[RatingKey, PlayerRating] | None = None,
+) -> tuple[dict[RatingKey, PlayerRating], list[RankedChange]]:
+    """:func:`recompute` for ranked outcomes (two players give exactly the same ratings)."""
+    states: dict[RatingKey, PlayerRating] = dict(initial or {})
+    changes: list[RankedChange] = []
+    for index, outcome in enumerate(outcomes):
+        if not outcome.counts:
+            continue
+        keys = [(outcome.game, player) for player in outcome.players]
+        before = [states.get(key, PlayerRating()) for key in keys]
+        after = update_ranked(before, list(outcome.ranks))
+        for key, state in zip(keys, after, strict=True):
+            states[key] = state
+        changes.append(RankedChange(index, outcome.game, outcome.players, tuple(before),
+                                    tuple(after)))
     return states, changes

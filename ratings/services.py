@@ -6,31 +6,26 @@ Live updates and rebuilds use the same pure module (``elo``) in the same order
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Q
 
-from games.models import Match
+from games.models import Match, MatchSeat
 
 from . import elo
 from .models import Rating, RatingChange, RatingLedger
 
-GAME = "spectacular-bid"
 
-
-def _score_a(match: Match) -> float:
-    """Seat 0's score; a match only counts when it has a winner."""
-    return 1.0 if match.winner == 0 else 0.0
-
-
-def counts(match: Match) -> bool:
+def counts(match: Match, ranks: list[int] | None) -> bool:
+    """A finished rated match with a result, between distinct players, changes ratings."""
+    users = list(match.seat_users)
     return (
         match.rated
         and match.status == Match.Status.FINISHED
-        and match.winner is not None
-        and match.seat0_id != match.seat1_id
+        and ranks is not None
+        and len(users) >= 2
+        and len(set(users)) == len(users)
     )
 
 
@@ -43,22 +38,24 @@ def _state(row: Rating) -> elo.PlayerRating:
     return elo.PlayerRating(rating=row.rating, games=row.games, reached_2400=row.reached_2400)
 
 
-def apply_match(match: Match) -> list[RatingChange]:
-    """Rate one finished match now (inside the writer's transaction)."""
-    if not counts(match) or match.rating_seq is not None:
+def apply_match(match: Match, ranks: list[int] | None) -> list[RatingChange]:
+    """Rate one finished match now (inside the writer's transaction), from its final ranks:
+    Elo for two players, pairwise Elo for more (``elo.update_ranked``)."""
+    if not counts(match, ranks) or match.rating_seq is not None:
         return []
+    assert ranks is not None
     ledger = _lock_ledger()
     ledger.last_seq += 1
     ledger.save(update_fields=["last_seq"])
     seq = ledger.last_seq
     rows = []
-    for user_id in (match.seat0_id, match.seat1_id):
+    for user_id in match.seat_users:
         Rating.objects.get_or_create(user_id=user_id, game=match.game)
         rows.append(Rating.objects.select_for_update().get(user_id=user_id, game=match.game))
-    after_a, after_b, _, _ = elo.update(_state(rows[0]), _state(rows[1]), _score_a(match))
+    afters = elo.update_ranked([_state(row) for row in rows], ranks)
     changes = []
-    for seat, (row, after) in enumerate(zip(rows, (after_a, after_b), strict=True)):
-        won = match.winner == seat
+    for seat, (row, after) in enumerate(zip(rows, afters, strict=True)):
+        won = ranks[seat] == 1
         changes.append(RatingChange(
             match=match, user_id=row.user_id, game=match.game, seq=seq, before=row.rating,
             after=after.rating, games_after=after.games, reached_2400_after=after.reached_2400,
@@ -81,12 +78,22 @@ def rating_changes_of(match: Match) -> list[dict[str, Any]]:
     ]
 
 
-def _outcomes(matches: Iterable[tuple[Any, ...]]) -> list[elo.MatchOutcome]:
-    return [
-        elo.MatchOutcome(game=game, player_a=seat0, player_b=seat1,
-                         score_a=1.0 if winner == 0 else 0.0)
-        for (_pk, _seq, game, seat0, seat1, winner) in matches
-    ]
+def _counted_matches(seq: int) -> list[tuple[Any, int, str, tuple[int, ...], tuple[int, ...]]]:
+    """(pk, rating_seq, game, players, ranks) of every match that still counts from ``seq``
+    on, in rating order: one query over the seats."""
+    rows: list[tuple[Any, int, str, tuple[int, ...], tuple[int, ...]]] = []
+    seats = (MatchSeat.objects
+             .filter(match__rated=True, match__status=Match.Status.FINISHED,
+                     match__rating_seq__gte=max(seq, 1), rank__isnull=False)
+             .order_by("match__rating_seq", "index")
+             .values_list("match_id", "match__rating_seq", "match__game", "user_id", "rank"))
+    for match_id, match_seq, game, user_id, rank in seats.iterator(chunk_size=10000):
+        if rows and rows[-1][0] == match_id:
+            pk, s, g, players, ranks = rows[-1]
+            rows[-1] = (pk, s, g, (*players, user_id), (*ranks, rank))
+        else:
+            rows.append((match_id, match_seq, game, (user_id,), (rank,)))
+    return rows
 
 
 @transaction.atomic
@@ -120,23 +127,20 @@ def rebuild_from(seq: int = 0) -> int:
                 reached_2400=change.reached_2400_after)
         for user_id, game, count in _wins_before(seq):
             wins[(game, user_id)] = count
-    still_counts = Q(rated=True, status=Match.Status.FINISHED, winner__isnull=False)
+    still_counts = Q(rated=True, status=Match.Status.FINISHED)
     # Matches that no longer count (annulled) lose their place in the order.
     Match.objects.filter(rating_seq__gte=max(seq, 1)).exclude(still_counts).update(
         rating_seq=None)
-    rows = list(
-        Match.objects.filter(still_counts, rating_seq__gte=max(seq, 1))
-        .order_by("rating_seq")
-        .values_list("pk", "rating_seq", "game", "seat0_id", "seat1_id", "winner")
-    )
-    states, changes = elo.recompute(_outcomes(rows), initial=initial)
+    rows = _counted_matches(seq)
+    outcomes = [elo.RankedOutcome(game, players, ranks)
+                for (_pk, _seq, game, players, ranks) in rows]
+    states, changes = elo.recompute_ranked(outcomes, initial=initial)
     new_rows: list[tuple[Any, ...]] = []
     for change in changes:
-        pk, match_seq, _game, _a, _b, winner = rows[change.index]
-        for user_id, before, after, won in (
-            (change.player_a, change.before_a, change.after_a, winner == 0),
-            (change.player_b, change.before_b, change.after_b, winner == 1),
-        ):
+        pk, match_seq, _game, _players, ranks = rows[change.index]
+        for user_id, before, after, rank in zip(change.players, change.before, change.after,
+                                                 ranks, strict=True):
+            won = rank == 1
             new_rows.append((pk, user_id, change.game, match_seq, before.rating, after.rating,
                              after.games, after.reached_2400, won))
             if won:

@@ -49,7 +49,7 @@ def tile_from_name(name: object) -> int:
     if tile is not None:
         return tile
     parts = name.split("-")
-    if len(parts) == 2 and all(p.isdigit() and len(p) == 1 for p in parts):
+    if len(parts) == 2 and all(len(p) == 1 and "0" <= p <= "9" for p in parts):
         a, b = int(parts[0]), int(parts[1])
         found = _TILE_BY_PAIR.get((min(a, b), max(a, b)))
         if found is not None:

@@ -9,6 +9,7 @@ is passed in where chance is needed, so deals and rolls can come from committed 
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -138,6 +139,18 @@ class GamePlugin(ABC):
     def scores(self, state: GameState) -> list[int]:
         """Each seat's score or balance, for the match list and history."""
         return []
+
+    def replayed_scores(self, report: JSON) -> list[int] | None:
+        """The scores in a replay report (``replay_document``), to compare with ``scores``."""
+        scores = report.get("scores")
+        return list(scores) if isinstance(scores, list) else None
+
+    def determinize(self, state: GameState, seat: int | None, rng: random.Random) -> GameState:
+        """A copy of ``state`` with everything hidden from ``seat`` (None: a spectator)
+        drawn again at random, consistent with what the seat sees: its view of the copy
+        is its view of ``state``. For search (ISMCTS) and the hidden-information tests.
+        A game with no hidden information returns a plain copy."""
+        return copy.deepcopy(state)
 
     # -- records --------------------------------------------------------------------
 

@@ -101,7 +101,7 @@ def action_from_dict(data: Any) -> tuple[int, int]:
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
         raise ActionFormatError(f"seat must be 0 or 1, got {seat!r}")
     kind = data.get("type")
-    if kind not in ACTION_TYPES:
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:  # (a list is unhashable)
         raise ActionFormatError(f"unknown action type {kind!r}")
     assert isinstance(kind, str)
     if kind == "bid":

@@ -1,7 +1,12 @@
-"""The numbers of a Spectacular Bid table (spec §1, §6, §7)."""
+"""The numbers of a Spectacular Bid table (spec §1, §6, §7).
+
+Every convention has a range (``RANGES``), so that whatever a table is given can be
+played, stored and broadcast: no huge numbers, no NaN or infinity, no booleans for numbers.
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -9,8 +14,67 @@ US = 1_000_000  # microseconds in a second
 STANDARD_GRACE_S = 60
 
 
+@dataclass(frozen=True, slots=True)
+class Range:
+    """What one convention may be: a flag, a whole number of points or a number of seconds."""
+
+    kind: str  # "bool" | "points" (whole, a multiple of ``step``) | "seconds"
+    low: int = 0
+    high: int = 0
+    step: int = 1
+
+    def describe(self) -> str:
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "points":
+            return f"a multiple of {self.step} from {self.low} to {self.high}"
+        return f"a number of seconds from {self.low} to {self.high}"
+
+    def admits(self, value: Any) -> bool:
+        if self.kind == "bool":
+            return isinstance(value, bool)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        if isinstance(value, float) and not math.isfinite(value):
+            return False  # (math.isfinite cannot take an int beyond a double's range)
+        if not self.low <= value <= self.high:
+            return False
+        if self.kind == "points":
+            return value == int(value) and int(value) % self.step == 0
+        return True
+
+
+# Points are multiples of 5 like every score and bid (spec §1, §6); a day of bank and an
+# hour of delay or grace are far beyond any real table, and keep microseconds in 64 bits.
+RANGES: dict[str, Range] = {
+    "start_points": Range("points", 5, 10_000, 5),
+    "bank_s": Range("seconds", 0, 86_400),
+    "delay_s": Range("seconds", 0, 3_600),
+    "min_bid": Range("points", 5, 10_000, 5),
+    "bid_step": Range("points", 5, 10_000, 5),
+    "jockey_discount": Range("points", 0, 10_000, 5),
+    "grace_s": Range("seconds", 1, 3_600),
+    "one_device": Range("bool"),
+}
+
+
 class RulesError(ValueError):
-    """Table settings that cannot make a game."""
+    """Table settings that cannot make a game. ``rule`` names the convention (None: the
+    rules object itself), ``problem`` is "not_object", "unknown" or "out_of_range"."""
+
+    def __init__(self, message: str, rule: str | None = None,
+                 problem: str = "out_of_range") -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.problem = problem
+
+    @property
+    def range(self) -> Range | None:
+        return RANGES.get(self.rule) if self.rule is not None else None
+
+
+def _out_of_range(name: str) -> RulesError:
+    return RulesError(f"rule {name!r} must be {RANGES[name].describe()}", name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,41 +104,32 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: Any) -> Rules:
+        """Rules from a JSON object (None: the standard ones); RulesError names the first
+        convention that is unknown or out of its range."""
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise RulesError("rules must be an object")
-        known = {f.name: f for f in fields(cls)}
-        unknown = sorted(set(data) - set(known))
+            raise RulesError("rules must be an object", problem="not_object")
+        unknown = sorted(str(name) for name in data if name not in RANGES)
         if unknown:
-            raise RulesError(f"unknown rule {unknown[0]!r}")
+            raise RulesError(f"unknown rule {unknown[0]!r}", unknown[0], "unknown")
         values: dict[str, Any] = {}
-        for name, value in data.items():
-            if name == "one_device":
-                if not isinstance(value, bool):
-                    raise RulesError("rule 'one_device' must be true or false")
-            elif isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise RulesError(f"rule {name!r} must be a number")
-            elif name in ("start_points", "min_bid", "bid_step", "jockey_discount"):
-                if value != int(value):
-                    raise RulesError(f"rule {name!r} must be a whole number")
-                value = int(value)
-            values[name] = value
+        for name in RANGES:  # a fixed order: the same input names the same rule
+            if name not in data:
+                continue
+            value = data[name]
+            if not RANGES[name].admits(value):
+                raise _out_of_range(name)
+            values[name] = int(value) if RANGES[name].kind == "points" else value
         rules = cls(**values)
         rules.check()
         return rules
 
     def check(self) -> None:
-        if self.start_points <= 0 or self.start_points % 5:
-            raise RulesError("start_points must be a positive multiple of 5")
-        if self.min_bid <= 0 or self.min_bid % 5:
-            raise RulesError("min_bid must be a positive multiple of 5")
-        if self.bid_step <= 0 or self.bid_step % 5:
-            raise RulesError("bid_step must be a positive multiple of 5")
-        if self.jockey_discount < 0:
-            raise RulesError("jockey_discount must not be negative")
-        if self.bank_s < 0 or self.delay_s < 0 or self.grace_s < 0:
-            raise RulesError("times must not be negative")
+        """RulesError unless every convention is within its range."""
+        for field in fields(self):
+            if not RANGES[field.name].admits(getattr(self, field.name)):
+                raise _out_of_range(field.name)
 
     def to_dict(self) -> dict[str, Any]:
         # The fields are plain numbers and flags: no deep copy needed (asdict makes one,

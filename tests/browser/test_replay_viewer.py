@@ -48,7 +48,7 @@ def browser() -> Iterator[Any]:
 # ------------------------------------------------------------------ the match
 
 def fresh(match: Match) -> Match:
-    return Match.objects.select_related("seat0", "seat1").get(pk=match.pk)
+    return Match.objects.get(pk=match.pk)
 
 
 def play_first_hand_then_resign(alice: User, bob: User) -> Match:

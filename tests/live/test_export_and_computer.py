@@ -72,5 +72,5 @@ def test_export_record_command_replays_to_the_same_match(live_stack, tmp_path) -
                               cwd=ROOT, env=env, capture_output=True, text=True)
     assert replayed.returncode == 0, replayed.stderr
     report = json.loads(replayed.stdout)
-    assert report["balances"] == match.balances
+    assert report["balances"] == match.scores
     assert report["result"] == {"winner": match.winner, "reason": match.reason}

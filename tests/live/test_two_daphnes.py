@@ -40,11 +40,11 @@ def test_a_whole_hand_across_two_daphne_processes(live_stack) -> None:
     match.refresh_from_db()
     assert view_a["hands"][0]["end"] is not None
     assert view_a["balances"] == view_b["balances"]
-    assert sum(match.balances) == 300
+    assert sum(match.scores) == 300
     assert MatchEvent.objects.filter(match=match).count() == match.version
     # The log is the truth: rebuilding it gives the cached state, and the record replays.
     assert rebuild(match).view(None) == load_engine(match).view(None)
     record = export_record(match)
     out = report(replay(parse(record)))
     assert "error" not in out
-    assert out["balances"] == match.balances
+    assert out["balances"] == match.scores

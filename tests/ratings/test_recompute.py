@@ -7,10 +7,11 @@ import random
 import pytest
 from django.contrib.auth.models import User
 
-from games.models import Match
+from games.models import Match, MatchSeat
 from games.services import do_annul
 from ratings.models import Rating, RatingChange
 from ratings.services import apply_match, changes_snapshot, rebuild_from, snapshot
+from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +22,16 @@ def finish(match: Match, winner: int, reason: str = "points") -> None:
     match.winner = winner
     match.reason = reason
     match.save()
-    apply_match(match)
+    ranks = [1 if seat == winner else 2 for seat in range(match.seat_count)]
+    finish_ranked(match, ranks)
+
+
+def finish_ranked(match: Match, ranks: list[int]) -> None:
+    match.status = Match.Status.FINISHED
+    match.save()
+    for seat, rank in enumerate(ranks):
+        MatchSeat.objects.filter(match=match, index=seat).update(rank=rank)
+    apply_match(match, ranks)
 
 
 def simulate(count: int, players: int = 12, seed: int = 7) -> list[Match]:
@@ -30,7 +40,7 @@ def simulate(count: int, players: int = 12, seed: int = 7) -> list[Match]:
     matches = []
     for _ in range(count):
         a, b = rng.sample(users, 2)
-        match = Match.objects.create(seat0=a, seat1=b, rated=rng.random() < 0.9,
+        match = make_match(a, b, rated=rng.random() < 0.9,
                                      started_wall=0.0)
         kind = rng.random()
         if kind < 0.05:
@@ -75,17 +85,44 @@ def test_aborted_annulled_and_casual_matches_never_change_a_rating() -> None:
     a, b = User.objects.create_user("a"), User.objects.create_user("b")
     for status, rated in ((Match.Status.ABORTED, True), (Match.Status.ANNULLED, True),
                           (Match.Status.FINISHED, False)):
-        match = Match.objects.create(seat0=a, seat1=b, rated=rated, status=status, winner=0,
+        match = make_match(a, b, rated=rated, status=status, winner=0,
                                      started_wall=0.0)
-        apply_match(match)
+        apply_match(match, [1, 2])
     assert not Rating.objects.exists()
     assert not RatingChange.objects.exists()
 
 
 def test_a_win_between_new_players_moves_20_points() -> None:
     a, b = User.objects.create_user("a"), User.objects.create_user("b")
-    match = Match.objects.create(seat0=a, seat1=b, rated=True, started_wall=0.0)
+    match = make_match(a, b, rated=True, started_wall=0.0)
     finish(match, 1)
     assert Rating.objects.get(user=a).rating == 1480
     winner = Rating.objects.get(user=b)
     assert (winner.rating, winner.games, winner.wins, winner.display) == (1520, 1, 1, "1520?")
+
+
+def test_four_player_matches_rate_pairwise_and_recompute_exactly() -> None:
+    rng = random.Random(3)
+    users = [User.objects.create_user(f"f{i}") for i in range(8)]
+    for _ in range(60):
+        table = rng.sample(users, 4)
+        match = make_match(*table, game="fives", rated=True, started_wall=0.0)
+        ranks = [1, 2, 3, 4]
+        rng.shuffle(ranks)
+        if rng.random() < 0.2:
+            ranks = [1, 1, 3, 4]  # equal scores share a rank
+        finish_ranked(match, ranks)
+    live, live_changes = snapshot(), changes_snapshot()
+    assert RatingChange.objects.filter(game="fives").count() == 240
+    rebuild_from(0)
+    assert snapshot() == live
+    assert changes_snapshot() == live_changes
+
+
+def test_a_four_player_win_between_new_players() -> None:
+    table = [User.objects.create_user(f"n{i}") for i in range(4)]
+    match = make_match(*table, game="fives", rated=True, started_wall=0.0)
+    finish_ranked(match, [2, 1, 4, 3])
+    # K 40 / 3 others, every expectation 1/2: first +20, second +6.67 -> 7, third -7, last -20.
+    got = [Rating.objects.get(user=u, game="fives").rating for u in table]
+    assert got == [1507, 1520, 1480, 1493]

@@ -350,7 +350,7 @@ def test_the_record_after_the_match_and_not_before(alice, bob, carol) -> None:
     out = report(replay(parse(record)))
     assert "error" not in out
     assert out["result"] == {"winner": 0, "reason": "resign"}
-    assert out["balances"] == Match.objects.get(pk=match["id"]).balances
+    assert out["balances"] == Match.objects.get(pk=match["id"]).scores
     assert carol.get(f"/api/matches/{uuid.uuid4()}/record").status_code == 404
 
 

@@ -61,7 +61,7 @@ async def test_a_resent_id_is_answered_and_not_applied_again(players) -> None:
 
 
 async def test_a_resent_continue_is_answered_the_same(players) -> None:
-    comm, snap = await open_socket(players.match.pk, token_headers(players.tokens["alice"]))
+    comm, _snap = await open_socket(players.match.pk, token_headers(players.tokens["alice"]))
     try:
         message = {"type": "command", "id": "go", "action": {"seat": 0, "type": "continue"}}
         await comm.send_json_to(message)

@@ -76,15 +76,18 @@ def path(match_id: Any) -> str:
     return f"/ws/matches/{match_id}/"
 
 
-def token_headers(token: str, origin: str | None = None) -> list[tuple[bytes, bytes]]:
-    headers = [(b"authorization", f"Bearer {token}".encode())]
+def token_headers(token: str, origin: str | None = None,
+                  host: str = "localhost") -> list[tuple[bytes, bytes]]:
+    headers = [(b"authorization", f"Bearer {token}".encode()), (b"host", host.encode())]
     if origin is not None:
         headers.append((b"origin", origin.encode()))
     return headers
 
 
-def session_headers(sessionid: str, origin: str | None) -> list[tuple[bytes, bytes]]:
-    headers = [(b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={sessionid}".encode())]
+def session_headers(sessionid: str, origin: str | None,
+                    host: str = "localhost") -> list[tuple[bytes, bytes]]:
+    headers = [(b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={sessionid}".encode()),
+               (b"host", host.encode())]
     if origin is not None:
         headers.append((b"origin", origin.encode()))
     return headers
@@ -236,7 +239,8 @@ async def test_a_socket_without_valid_credentials_is_a_spectator(players, how) -
 
 async def test_a_token_socket_from_an_allowed_origin_keeps_its_seat(players) -> None:
     comm, snap = await open_socket(players.match.pk,
-                                   token_headers(players.tokens["bob"], "http://127.0.0.1:8000"))
+                                   token_headers(players.tokens["bob"], "http://127.0.0.1:8000",
+                                                 host="127.0.0.1:8000"))
     try:
         assert snap["view"]["seat"] == 1
     finally:

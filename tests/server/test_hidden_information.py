@@ -61,7 +61,7 @@ def truths_by_version(match: Match) -> dict[int, Truth]:
     engine = Engine(rules_of(match))
     out: dict[int, Truth] = {}
     for event in MatchEvent.objects.filter(match=match).order_by("seq"):
-        if event.kind == MatchEvent.Kind.DEAL:
+        if event.kind == MatchEvent.Kind.CHANCE:
             engine.deal(deal_from_dict(event.payload))
         elif event.kind == MatchEvent.Kind.ACTION:
             seat, code = A.action_from_dict(event.payload)

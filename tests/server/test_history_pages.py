@@ -18,6 +18,7 @@ from games.pages import PAGE_SIZE
 from games.services import do_command, do_create_match
 from games.store import load_engine
 from ratings.models import Rating, RatingChange
+from tests.factories import make_match
 from tests.records import EXAMPLE
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,7 @@ def finished(seat0: User, seat1: User, *, winner: int | None = 0, reason: str = 
              when: datetime | None = None) -> Match:
     if balances is None:
         balances = [300, 0] if winner == 0 else [0, 300] if winner == 1 else [150, 150]
-    match = Match.objects.create(seat0=seat0, seat1=seat1, status=status, winner=winner,
+    match = make_match(seat0, seat1, status=status, winner=winner,
                                  reason=reason, rated=rated, balances=balances,
                                  started_wall=0.0)
     when = when or datetime.now(UTC)
@@ -88,7 +89,7 @@ def league() -> dict[str, Any]:
 
 def test_history_lists_every_finished_match_newest_first(client, league) -> None:
     m = league["matches"]
-    active = Match.objects.create(seat0=league["users"]["alice"], seat1=league["users"]["bob"],
+    active = make_match(league["users"]["alice"], league["users"]["bob"],
                                   balances=[150, 150], started_wall=0.0)
     html = get(client, "/history/")
     assert rows(html) == [str(m[k].pk) for k in ("ba_time", "ac_abort", "ab_win", "cd_win")]

@@ -194,7 +194,7 @@ def test_a_whole_match_mixing_both_paths_replays(players, settings, seed) -> Non
     stale: Any = None
     for _ in range(600):  # a dozen hands or so
         current = fresh(match)
-        assert sum(current.balances) == 300 and min(current.balances) >= 0
+        assert sum(current.scores) == 300 and min(current.scores) >= 0
         if current.status != Match.Status.ACTIVE:
             break
         roll = rng.random()

@@ -17,7 +17,7 @@ from games.store import export_record
 
 
 class Command(BaseCommand):
-    help = "Write a match's record (spectacular-bid/1) to standard output or a file."
+    help = "Write a match's record (its game's format) to standard output or a file."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("match_id")
@@ -25,7 +25,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            match = Match.objects.select_related("seat0", "seat1").get(pk=options["match_id"])
+            match = Match.objects.get(pk=options["match_id"])
         except (Match.DoesNotExist, ValueError, Exception) as exc:
             raise CommandError(f"no match {options['match_id']!r}") from exc
         text = json.dumps(export_record(match), indent=1) + "\n"

@@ -1,7 +1,8 @@
-"""``manage.py replay RECORD.json [--json] [--legal]`` (match-record.md).
+"""``manage.py replay RECORD.json [--json] [--legal]`` for every registered game.
 
-Exit 0: every action applied; 1: an action was illegal (the report stops there);
-2: the record is malformed (one line on stderr, never a traceback).
+The record's ``format`` picks the game (match-record.md, fives.md, dice.md). Exit 0:
+every action applied; 1: an action was illegal (the report stops there); 2: the
+record is malformed (one line on stderr, never a traceback).
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.spectacular_bid.record import RecordError, loads
-from games.spectacular_bid.replay import EXIT_MALFORMED, describe, replay, report
+from games import registry
+
+EXIT_MALFORMED = 2
 
 
 class Command(BaseCommand):
-    help = "Replay a spectacular-bid/1 match record through the engine."
+    help = "Replay a match record (any registered game's format) through its engine."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("record", help="path to the record (JSON), or - for standard input")
@@ -35,26 +37,31 @@ class Command(BaseCommand):
                     text = handle.read()
         except OSError as exc:
             self._malformed(f"cannot read {path}: {exc.strerror or exc}")
+        plugin = registry.by_format(_format_of(text))
+        if plugin is None:
+            plugin = registry.default_game()  # its reader names what is wrong
         try:
-            record = loads(text)
-        except RecordError as exc:
-            self._malformed(str(exc))
+            outcome = plugin.replay_document(text, with_legal=options["legal"])
         except RecursionError:
             self._malformed("the record is nested too deeply")
-        rep = replay(record)
+        if outcome.exit_status == EXIT_MALFORMED:
+            self._malformed(outcome.error_line or "malformed record")
         if options["json"]:
-            sys.stdout.write(json.dumps(report(rep, with_legal=options["legal"])) + "\n")
+            sys.stdout.write(json.dumps(outcome.report) + "\n")
         else:
-            sys.stdout.write(describe(rep, record.players) + "\n")
-            if options["legal"]:
-                data = report(rep, with_legal=True)
-                sys.stdout.write(f"To act: {data['to_act']}\n")
-                for action in data["legal"]:
-                    sys.stdout.write("  " + json.dumps(action) + "\n")
+            sys.stdout.write(outcome.text + "\n")
         sys.stdout.flush()
-        sys.exit(rep.exit_status)
+        sys.exit(outcome.exit_status)
 
     def _malformed(self, reason: str) -> None:
         line = " ".join(reason.split())
         sys.stderr.write(f"malformed record: {line}\n")
         sys.exit(EXIT_MALFORMED)
+
+
+def _format_of(text: bytes) -> object:
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return data.get("format") if isinstance(data, dict) else None

@@ -1,0 +1,144 @@
+"""Five dice, five rounds as a platform game (``games/engine/plugin.py``)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine.plugin import Convention, GamePlugin, LogEntry, ReplayOutcome, RulesError
+from games.engine.protocol import JSON, GameState, Illegal
+
+from . import actions as A
+from . import bot
+from .frames import frames as build_frames
+from .record import FORMAT, chance_from_dict, chance_to_dict, export
+from .replay import replay_document
+from .rules import CONVENTIONS, STANDARD_ROUNDS, Rules, check_seats, parse_rules
+from .scoring import DiceError
+from .state import DiceGame
+
+
+class ChanceError(ValueError):
+    """A chance outcome that is not the one due now."""
+
+
+def _game(state: GameState) -> DiceGame:
+    if not isinstance(state, DiceGame):
+        raise TypeError("not a dice game")
+    return state
+
+
+def _rules(rules: Any) -> Rules:
+    if not isinstance(rules, Rules):
+        raise TypeError("not dice rules")
+    return rules
+
+
+class DicePlugin(GamePlugin):
+    key = "dice"
+    name = "Five dice, five rounds"
+    record_format = FORMAT
+    seat_counts = (1, 2, 3, 4, 5, 6)
+    versionless = frozenset({"resign"})
+
+    # -- table conventions ------------------------------------------------------
+
+    def conventions(self) -> list[Convention]:
+        return list(CONVENTIONS)
+
+    def parse_rules(self, data: Any, seats: int) -> Rules:
+        check_seats(seats)
+        return parse_rules(data)
+
+    def rules_to_dict(self, rules: Any) -> JSON:
+        return _rules(rules).to_dict()
+
+    def rated_allows(self, rules: Any) -> bool:
+        """The standard game: five rounds with point totals (any time limit)."""
+        checked = _rules(rules)
+        return checked.rounds == STANDARD_ROUNDS and not checked.quick
+
+    # -- state and chance ---------------------------------------------------------
+
+    def new_state(self, rules: Any, seats: int) -> DiceGame:
+        if seats not in self.seat_counts:
+            raise RulesError(f"seats must be a number of players from 1 to 6, got {seats!r}")
+        return DiceGame(_rules(rules), seats)
+
+    def sample_chance(self, state: GameState, rng: random.Random) -> JSON:
+        due = _game(state).chance_due()
+        if due is None or state.result is not None:
+            raise ChanceError("no dice are due now")
+        dice = [rng.randint(1, 6) for _ in range(due.count)]
+        return chance_to_dict(due.kind, due.seat, dice)
+
+    def apply_chance(self, state: GameState, outcome: JSON, now_us: int) -> list[Any]:
+        try:
+            kind, seat, dice = chance_from_dict(outcome)
+        except DiceError as exc:
+            raise ChanceError(str(exc)) from None
+        steps = _game(state).apply_chance(kind, seat, dice, now_us)
+        if isinstance(steps, Illegal):
+            raise ChanceError(steps.reason)
+        return steps
+
+    # -- actions ----------------------------------------------------------------------
+
+    def action_from_dict(self, data: Any) -> tuple[int, int]:
+        return A.action_from_dict(data)
+
+    def action_to_dict(self, seat: int | None, code: int) -> JSON:
+        return A.action_to_dict(seat, code)
+
+    # -- what a seat may see ----------------------------------------------------------
+
+    def view(self, state: GameState, seat: int | None) -> JSON:
+        return _game(state).view(seat)
+
+    def ranks(self, state: GameState) -> list[int] | None:
+        """By points total (quick version: rounds won); equal share a rank; a player who
+        resigned ranks below every player who did not."""
+        game = _game(state)
+        result = game.result
+        if result is None or result.reason == "annulled":
+            return None
+        values = game.round_wins if game.rules.quick else game.totals
+        active = game.active_seats()
+        ranks = []
+        for seat in range(game.num_seats):
+            if game.resigned[seat]:
+                ranks.append(len(active) + 1)
+            else:
+                ranks.append(1 + sum(1 for other in active if values[other] > values[seat]))
+        return ranks
+
+    def scores(self, state: GameState) -> list[int]:
+        return list(_game(state).scores())
+
+    # -- records --------------------------------------------------------------------
+
+    def export_record(self, players: list[str], rules: Any, log: list[LogEntry]) -> JSON:
+        return export(players, _rules(rules), log)
+
+    def frames(self, record: JSON) -> JSON:
+        return build_frames(record)
+
+    def replayed_scores(self, report: JSON) -> list[int] | None:
+        totals = report.get("totals")
+        values = totals if totals is not None else report.get("round_wins")
+        return list(values) if isinstance(values, list) else None
+
+    def replay_document(self, text: bytes, with_legal: bool) -> ReplayOutcome:
+        return replay_document(text, with_legal)
+
+    # -- computer player ------------------------------------------------------------
+
+    def bot_action(self, view: JSON, rng: random.Random) -> JSON | None:
+        return bot.choose(view, rng, bot.DEFAULT_LEVEL)
+
+    def bot_action_at(self, view: JSON, rng: random.Random, level: str) -> JSON | None:
+        """A computer player of a named level ("careful" or "easy")."""
+        return bot.choose(view, rng, level)
+
+
+GAME = DicePlugin()

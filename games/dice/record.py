@@ -1,0 +1,237 @@
+"""The ``dice/1`` record (dice.md, "Record and replay"): read, and write from a stored log.
+
+Reading checks what the document alone can tell (format, players, rules, dice values
+and counts, a keep of at most four dice, types, seats, times): malformed, exit 2.
+Whether each action is allowed in its position is the replay's business (exit 1).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.plugin import ActionError, LogEntry, RecordError, RulesError
+from games.engine.protocol import JSON, Illegal, Step
+
+from . import actions as A
+from .rules import MAX_SEATS, US, Rules, parse_rules
+from .scoring import DICE, DiceError, check_dice
+from .state import FIRST_ROLL, ORDER_DIE, RE_ROLL, DiceGame
+
+FORMAT = "dice/1"
+TYPES = ("order", "roll", "stand", "improve", "resign")
+
+
+@dataclass(frozen=True, slots=True)
+class RecordAction:
+    kind: str  # one of TYPES
+    seat: int
+    t_us: int
+    dice: tuple[int, ...] = ()  # order: the die; roll: five dice; improve: the re-rolled
+    keep: tuple[int, ...] = ()  # improve only
+    forced: bool = False  # a stand at the deadline, listed
+
+    @property
+    def code(self) -> int:
+        """The decision's action code (stand, improve, resign)."""
+        if self.kind == "stand":
+            return A.STAND
+        if self.kind == "resign":
+            return A.RESIGN
+        return A.improve_code(self.keep)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    players: list[str]
+    rules: Rules
+    actions: list[RecordAction]
+
+
+def seconds_to_us(t: float) -> int:
+    return round(t * US)
+
+
+def us_to_seconds(us: int) -> float:
+    return us / US
+
+
+def loads(text: str | bytes) -> Record:
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RecordError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("the record is nested too deeply") from None
+    return parse(data)
+
+
+def parse(data: Any) -> Record:
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"unknown format {data.get('format')!r} (expected {FORMAT!r})")
+    players = data.get("players")
+    if (
+        not isinstance(players, list)
+        or not 1 <= len(players) <= MAX_SEATS
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError(f"players must be a list of 1 to {MAX_SEATS} names")
+    try:
+        rules = parse_rules(data.get("rules"))
+    except RulesError as exc:
+        raise RecordError(f"rules: {exc}") from None
+    actions_data = data.get("actions", [])
+    if not isinstance(actions_data, list):
+        raise RecordError("actions must be a list")
+    actions: list[RecordAction] = []
+    last_us = 0
+    for i, item in enumerate(actions_data):
+        try:
+            action = _parse_action(item, len(players), last_us)
+        except (ActionError, DiceError) as exc:
+            raise RecordError(f"action {i}: {exc}") from None
+        last_us = action.t_us
+        actions.append(action)
+    return Record(players=list(players), rules=rules, actions=actions)
+
+
+def _parse_time(data: dict[str, Any], last_us: int) -> int:
+    t = data.get("t")
+    if t is None:
+        return last_us  # no time: the previous action's
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+        raise ActionError("t must be a number of seconds")
+    t_us = seconds_to_us(t)
+    if t_us < 0:
+        raise ActionError("t must not be negative")
+    if t_us < last_us:
+        raise ActionError("t goes back in time")
+    return t_us
+
+
+def _parse_action(data: Any, seats: int, last_us: int) -> RecordAction:
+    if not isinstance(data, dict):
+        raise ActionError("an action must be an object")
+    kind = data.get("type")
+    if kind not in TYPES:
+        raise ActionError(f"unknown action type {kind!r} ({', '.join(TYPES)})")
+    seat = data.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+        raise ActionError(f"unknown seat {seat!r} (seats 0 to {seats - 1})")
+    forced = data.get("forced", False)
+    if not isinstance(forced, bool):
+        raise ActionError("forced must be true or false")
+    if forced and kind != "stand":
+        raise ActionError("only a stand is ever forced")
+    t_us = _parse_time(data, last_us)
+    if kind == "order":
+        die = data.get("die")
+        return RecordAction(kind, seat, t_us, dice=check_dice([die], where="die"))
+    if kind == "roll":
+        return RecordAction(kind, seat, t_us, dice=check_dice(data.get("dice"), DICE))
+    if kind == "improve":
+        if "keep" not in data:
+            raise ActionError("improve names the dice it keeps (keep, a list)")
+        keep = A.parse_keep(data["keep"])
+        dice = check_dice(data.get("dice"), DICE - len(keep))
+        return RecordAction(kind, seat, t_us, dice=dice, keep=tuple(sorted(keep)))
+    return RecordAction(kind, seat, t_us, forced=forced)
+
+
+# ----------------------------------------------------------------- chance outcomes
+
+
+def chance_from_dict(data: Any) -> tuple[str, int, tuple[int, ...]]:
+    """A chance outcome (``sample_chance``'s dict, as stored) -> (kind, seat, dice)."""
+    if not isinstance(data, dict):
+        raise DiceError("a chance outcome must be an object")
+    kind = data.get("type")
+    seat = data.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise DiceError(f"a chance outcome names its seat, got {seat!r}")
+    if kind == ORDER_DIE:
+        return kind, seat, check_dice([data.get("die")], where="die")
+    if kind in (FIRST_ROLL, RE_ROLL):
+        return kind, seat, check_dice(data.get("dice"))
+    raise DiceError(f"unknown chance outcome {kind!r}")
+
+
+def chance_to_dict(kind: str, seat: int, dice: Sequence[int]) -> JSON:
+    if kind == ORDER_DIE:
+        return {"type": kind, "seat": seat, "die": dice[0]}
+    return {"type": kind, "seat": seat, "dice": list(dice)}
+
+
+# ------------------------------------------------------------------------ export
+
+
+def export(players: Sequence[str], rules: Rules, log: Sequence[LogEntry]) -> JSON:
+    """The record of a stored log, replayed through the engine as the server applied it:
+    forced stands are listed (``"forced": true``, at their deadline), and an improvement
+    carries the re-rolled dice that followed it. Entries the engine refuses are left out."""
+    game = DiceGame(rules, len(players))
+    out: list[JSON] = []
+    improving: tuple[int, list[int], int] | None = None  # (seat, keep, t_us) awaiting dice
+
+    def t_of(us: int) -> float:
+        return us_to_seconds(us)
+
+    def forced_stands(steps: list[Step]) -> None:
+        for step in steps:
+            if step.action == A.STAND and step.forced:
+                out.append({"type": "stand", "seat": step.seat, "forced": True,
+                            "t": t_of(step.now_us)})
+
+    for entry in log:
+        if entry.kind == "annul":
+            game.annul(entry.t_us)  # not a record action: the format has no annulment
+            continue
+        if game.result is not None:
+            continue
+        forced_stands(game.advance(entry.t_us))
+        payload = entry.payload
+        if isinstance(payload, dict) and "seat" not in payload:
+            payload = {**payload, "seat": entry.seat}  # the entry's seat stands for it
+        if entry.kind == "chance":
+            try:
+                kind, seat, dice = chance_from_dict(payload)
+            except DiceError:
+                continue
+            if isinstance(game.apply_chance(kind, seat, dice, entry.t_us), Illegal):
+                continue
+            if kind == RE_ROLL:
+                if improving is not None:
+                    by, keep, t_us = improving
+                    out.append({"type": "improve", "seat": by, "keep": keep, "dice": list(dice),
+                                "t": t_of(t_us)})
+                    improving = None
+                continue
+            fields: JSON = {"die": dice[0]} if kind == ORDER_DIE else {"dice": list(dice)}
+            out.append({"type": kind, "seat": seat, **fields, "t": t_of(entry.t_us)})
+        elif entry.kind == "action":
+            try:
+                seat, code = A.action_from_dict(payload)
+            except ActionError:
+                continue
+            outcome = game.apply(seat, code, entry.t_us)
+            if isinstance(outcome, Illegal):
+                continue
+            forced_stands(outcome.steps)
+            if not outcome.applied:
+                continue
+            if A.is_improve(code):
+                improving = (seat, list(A.keep_of(code)), entry.t_us)
+            else:
+                kind = A.action_fields(code)["type"]
+                out.append({"type": kind, "seat": seat, "t": t_of(entry.t_us)})
+    return {
+        "format": FORMAT,
+        "players": list(players),
+        "rules": rules.to_dict(),
+        "actions": out,
+    }

@@ -1,0 +1,104 @@
+"""Action codes: small integers inside the engine, record-shaped dicts at the edges.
+
+A placement is ``tile << 8 | target << 3 | port``; a hand's lead uses itself as the
+target and the pseudo-port LEAD. Other actions have fixed codes; events (a flag, an
+annulment) appear in the engine's steps only and are never sent by a player.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.dominoes.board import PORT_BY_NAME, PORT_NAMES
+from games.dominoes.tiles import TileError, tile_from_name, tile_name
+from games.engine.plugin import ActionError
+
+LEAD = 7  # pseudo-port of a hand's first tile
+
+DRAW = 8192
+PASS = 8193
+RESIGN = 8194
+EVENT_BASE = 32768  # codes from here on are events, not actions
+FLAG = 32769
+ANNUL = 32770
+
+MAX_SEATS = 4
+
+SIMPLE_TYPES: dict[str, int] = {"draw": DRAW, "pass": PASS, "resign": RESIGN}
+SIMPLE_NAMES: dict[int, str] = {code: name for name, code in SIMPLE_TYPES.items()}
+EVENT_NAMES: dict[int, str] = {FLAG: "flag", ANNUL: "annul"}
+
+
+def play_code(tile: int, target: int, port: int) -> int:
+    return tile << 8 | target << 3 | port
+
+
+def lead_code(tile: int) -> int:
+    return tile << 8 | tile << 3 | LEAD
+
+
+def is_play(code: int) -> bool:
+    return 0 <= code < DRAW
+
+
+def play_parts(code: int) -> tuple[int, int, int]:
+    """(tile, target, port) of a placement code."""
+    return code >> 8, code >> 3 & 31, code & 7
+
+
+def action_type(code: int) -> str:
+    if is_play(code):
+        return "play"
+    return SIMPLE_NAMES.get(code) or EVENT_NAMES.get(code, "event")
+
+
+def action_fields(code: int) -> dict[str, Any]:
+    """The action's own record fields (type, tile, target, port), no seat."""
+    if is_play(code):
+        tile, target, port = play_parts(code)
+        fields: dict[str, Any] = {"type": "play", "tile": tile_name(tile)}
+        if port != LEAD:
+            fields["target"] = tile_name(target)
+            fields["port"] = PORT_NAMES[port]
+        return fields
+    return {"type": action_type(code)}
+
+
+def action_to_dict(seat: int | None, code: int) -> dict[str, Any]:
+    return {"seat": seat, **action_fields(code)}
+
+
+def action_from_dict(data: Any, seats: int = MAX_SEATS) -> tuple[int, int]:
+    """A record-shaped action -> (seat, code). Raises ActionError when unreadable.
+
+    Other keys (``t``, ``points``, ...) are ignored.
+    """
+    if not isinstance(data, dict):
+        raise ActionError("an action must be an object")
+    seat = data.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+        raise ActionError(f"seat must be a whole number from 0 to {seats - 1}, got {seat!r}")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ActionError(f"unknown action type {kind!r}")
+    if kind in SIMPLE_TYPES:
+        return seat, SIMPLE_TYPES[kind]
+    if kind != "play":
+        raise ActionError(f"unknown action type {kind!r}")
+    try:
+        tile = tile_from_name(data.get("tile"))
+    except TileError as exc:
+        raise ActionError(str(exc)) from None
+    target_name, port_name = data.get("target"), data.get("port")
+    if target_name is None and port_name is None:
+        return seat, lead_code(tile)
+    if target_name is None or port_name is None:
+        raise ActionError("a placement names both target and port, or neither (a lead)")
+    try:
+        target = tile_from_name(target_name)
+    except TileError as exc:
+        raise ActionError(str(exc)) from None
+    port = PORT_BY_NAME.get(port_name) if isinstance(port_name, str) else None
+    if port is None:
+        raise ActionError(f"unknown port {port_name!r}")
+    return seat, play_code(tile, target, port)

@@ -1,0 +1,153 @@
+"""What one seat, or a spectator, may see of a game: the only way state leaves the engine.
+
+While a hand runs a seat sees its own tiles and nothing else that is hidden: the other
+hands and the bazaar appear only as counts, a draw never says which tile, and a
+spectator sees no tile in any hand. Once a hand has ended its hands are revealed (in
+the hand summaries); the bazaar never is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from games.dominoes.board import PORT_NAMES, Board
+from games.dominoes.tiles import tile_name, tiles_in
+
+from . import actions as A
+from .rules import US
+
+if TYPE_CHECKING:
+    from games.engine.protocol import Step
+
+    from .state import FivesState
+
+JSON = dict[str, Any]
+
+RECENT_HANDS = 2  # hand summaries in a view: the current hand and the one before
+
+
+def seconds(us: int) -> float:
+    return us / US
+
+
+def tiles_of(mask: int) -> list[str]:
+    return [tile_name(t) for t in tiles_in(mask)]
+
+
+def public_move(step: Step) -> JSON:
+    """A move as everybody may see it: a draw never says which tile."""
+    move: JSON = {"seat": step.seat, **A.action_fields(step.action), "points": step.points}
+    if step.forced:
+        move["forced"] = True
+    return move
+
+
+def board_view(board: Board) -> JSON:
+    """A board as every view shows it (public: it is on the table)."""
+    return {
+        "tiles": [
+            {
+                "tile": tile_name(link.tile),
+                "target": None if link.target < 0 else tile_name(link.target),
+                "port": None if link.target_port < 0 else PORT_NAMES[link.target_port],
+                "own_port": None if link.own_port < 0 else PORT_NAMES[link.own_port],
+            }
+            for link in board.links
+        ],
+        "cross": None if board.spinner < 0 else tile_name(board.spinner),
+        "ends_sum": board.ends_sum,
+        "places": [
+            {"target": tile_name(t), "port": PORT_NAMES[p], "value": v} for t, p, v in board.places
+        ],
+    }
+
+
+def clock_view(state: FivesState) -> JSON:
+    """Times in seconds since the game was created; a client counts the running one down."""
+    clock = state.clock
+    running = clock.running if state.result is None else None
+    deadline = state.next_deadline_us()
+    return {
+        # Time left at the start of the running turn (as Spectacular Bid's clock, delay 0).
+        "banks": [seconds(bank) for bank in clock.banks_us],
+        "running": running,
+        "started": seconds(clock.started_us) if running is not None else None,
+        "delay": 0.0 if running is not None else None,
+        "deadline": seconds(deadline) if deadline is not None else None,
+    }
+
+
+def result_view(state: FivesState) -> JSON | None:
+    result = state.result
+    if result is None:
+        return None
+    return {"winner": result.winner, "ranks": state.ranks, "reason": result.reason}
+
+
+def hand_summary_view(state: FivesState, index: int, with_position: bool) -> JSON:
+    summary = state.hands_summary[index]
+    data: JSON = {
+        "hand": index,
+        "leader": summary.leader,
+        "end": summary.end,
+        "winner": summary.winner,
+        "pips": list(summary.pips) if summary.pips is not None else None,
+        "bonus": summary.bonus,
+    }
+    if summary.final_hands is not None:
+        data["hands"] = [tiles_of(mask) for mask in summary.final_hands]
+        if with_position and summary.final_board is not None:
+            # The ended hand's last position (public now), while its result is on screen.
+            data["board"] = board_view(summary.final_board)
+            data["moves"] = [public_move(m) for m in summary.final_moves or []]
+    return data
+
+
+def build_view(state: FivesState, seat: int | None) -> JSON:
+    """The view of ``seat`` (0..seats-1), or of a spectator when ``seat`` is None."""
+    if seat is not None and not 0 <= seat < state.num_seats:
+        seat = None  # no such seat: it sees what a spectator sees
+    over = state.result is not None
+    in_hand = state.phase == "play"
+    view: JSON = {
+        "game": "fives",
+        "seat": seat,
+        "seats": state.num_seats,
+        "phase": state.phase,
+        "hand_no": state.hand_no,
+        "rules": state.rules.to_dict(),
+        "scores": list(state.scores),
+        "clock": clock_view(state),
+        "to_act": state.to_act(),
+        "result": result_view(state),
+        "lots": tiles_of_list(state.lots),
+    }
+    if state.hand_no >= 0:
+        view["board"] = board_view(state.board)
+        view["moves"] = [public_move(m) for m in state.moves]
+        view["hand_counts"] = [mask.bit_count() for mask in state.hand_masks]
+        view["bazaar_count"] = state.bazaar_left()
+        view["drawable"] = state.drawable()
+        if seat is not None and in_hand:
+            # Hidden information: only the seat's own tiles while the hand runs.
+            view["hand"] = tiles_of(state.hand_masks[seat])
+            if state.drawn_tile >= 0 and state.turn == seat:
+                view["must_play"] = tile_name(state.drawn_tile)
+        summaries = state.hands_summary
+        first = max(0, len(summaries) - RECENT_HANDS)
+        ended = [i for i in range(first, len(summaries)) if summaries[i].final_hands is not None]
+        latest = ended[-1] if ended and (over or state.phase == "deal") else -1
+        view["hands"] = [hand_summary_view(state, i, with_position=i == latest)
+                         for i in range(first, len(summaries))]
+        view["hands_played"] = len(summaries)
+    # Only the seat's own legal moves; a spectator has none. Resign is always allowed.
+    view["legal"] = (
+        [A.action_to_dict(seat, code) for code in state.legal_actions(seat)]
+        if seat is not None and not over
+        else []
+    )
+    return view
+
+
+def tiles_of_list(tiles: list[int] | None) -> list[str] | None:
+    return None if tiles is None else [tile_name(t) for t in tiles]

@@ -1,0 +1,53 @@
+"""The games this platform hosts: one line a game.
+
+Everything outside a game's own folder finds it here by key (``Match.game``) or by
+record format, and knows it only through ``games/engine/plugin.py``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import import_module
+
+from games.engine.plugin import GamePlugin
+
+# Each line names a module with a ``GAME`` object; the first is the default game.
+REGISTERED = (
+    "games.spectacular_bid.plugin",
+    "games.fives.plugin",
+    "games.dice.plugin",
+)
+
+
+class UnknownGame(KeyError):
+    pass
+
+
+@cache
+def all_games() -> tuple[GamePlugin, ...]:
+    games = tuple(import_module(path).GAME for path in REGISTERED)
+    for plugin in games:
+        assert isinstance(plugin, GamePlugin), plugin
+    return games
+
+
+def game(key: str) -> GamePlugin:
+    for plugin in all_games():
+        if plugin.key == key:
+            return plugin
+    raise UnknownGame(key)
+
+
+def default_game() -> GamePlugin:
+    return all_games()[0]
+
+
+def by_format(record_format: object) -> GamePlugin | None:
+    for plugin in all_games():
+        if plugin.record_format == record_format:
+            return plugin
+    return None
+
+
+def game_keys() -> list[str]:
+    return [plugin.key for plugin in all_games()]

@@ -1,0 +1,174 @@
+"""Spectacular Bid as the platform sees it (``games/engine/plugin.py``)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+from games.dominoes.hidden import redeal_hidden
+from games.engine.plugin import (
+    ActionError,
+    Convention,
+    GamePlugin,
+    LogEntry,
+    RecordError,
+    ReplayOutcome,
+    RulesError,
+)
+from games.engine.protocol import JSON, GameState, Illegal
+
+from . import actions as A
+from . import bot, frames, record, replay
+from .rules import Rules
+from .rules import RulesError as SBRulesError
+from .state import BONEYARD_SIZE, HAND_SIZE, Deal
+from .state import Match as Engine
+
+
+def _engine(state: GameState) -> Engine:
+    assert isinstance(state, Engine)
+    return state
+
+
+class SpectacularBid(GamePlugin):
+    key = "spectacular-bid"
+    name = "Spectacular Bid"
+    record_format = record.FORMAT
+    seat_counts = (2,)
+    versionless = frozenset({"continue", "resign", "abort"})
+    has_one_device = True
+
+    def conventions(self) -> list[Convention]:
+        return [
+            Convention("start_points", "Starting points", "int", 150, 5, 10000),
+            Convention("bank_s", "Time bank (s)", "float", 120, 0, 86400),
+            Convention("delay_s", "Delay per decision (s)", "float", 10, 0, 3600),
+            Convention("min_bid", "Lowest bid", "int", 15, 5, 10000),
+            Convention("bid_step", "Raise step", "int", 5, 5, 10000),
+            Convention("jockey_discount", "Jockey discount", "int", 15, 0, 10000),
+        ]
+
+    def parse_rules(self, data: Any, seats: int) -> Rules:
+        if seats != 2:
+            raise RulesError("Spectacular Bid is played by 2 players")
+        try:
+            return Rules.from_dict(data)
+        except SBRulesError as exc:
+            raise RulesError(str(exc)) from None
+
+    def rules_to_dict(self, rules: Any) -> JSON:
+        assert isinstance(rules, Rules)
+        return rules.record_dict()
+
+    def rated_allows(self, rules: Any) -> bool:
+        assert isinstance(rules, Rules)
+        return bool(rules.to_dict() == Rules(one_device=rules.one_device).to_dict())
+
+    def new_state(self, rules: Any, seats: int) -> GameState:
+        return Engine(rules)
+
+    def sample_chance(self, state: GameState, rng: random.Random) -> JSON:
+        tiles = list(range(28))
+        rng.shuffle(tiles)
+        return record.deal_to_dict(deal_from_order(tiles))
+
+    def apply_chance(self, state: GameState, outcome: JSON, now_us: int) -> list[Any]:
+        return _engine(state).deal(record.deal_from_dict(outcome))
+
+    def action_from_dict(self, data: Any) -> tuple[int, int]:
+        try:
+            return A.action_from_dict(data)
+        except A.ActionFormatError as exc:
+            raise ActionError(str(exc)) from None
+
+    def action_to_dict(self, seat: int | None, code: int) -> JSON:
+        return A.action_to_dict(seat, code)
+
+    def view(self, state: GameState, seat: int | None) -> JSON:
+        return state.view(seat)
+
+    def ranks(self, state: GameState) -> list[int] | None:
+        result = state.result
+        if result is None or result.winner is None:
+            return None
+        return [1 if seat == result.winner else 2 for seat in (0, 1)]
+
+    def scores(self, state: GameState) -> list[int]:
+        return list(_engine(state).balances)
+
+    def determinize(self, state: GameState, seat: int | None, rng: random.Random) -> GameState:
+        world = copy.deepcopy(state)
+        seen = [] if seat is None else [seat]
+        masks, pile = redeal_hidden(world.hand_masks, world.boneyard, world.draw_pos, seen, rng)  # type: ignore[attr-defined]
+        world.hand_masks, world.boneyard = masks, pile  # type: ignore[attr-defined]
+        return world
+
+    def export_record(self, players: list[str], rules: Any, log: list[LogEntry]) -> JSON:
+        engine = Engine(rules)
+        hands: list[record.RecordHand] = []
+        for event in log:
+            steps: list[Any] = []
+            if event.kind == "chance":
+                deal = record.deal_from_dict(event.payload)
+                engine.deal(deal)
+                hands.append(record.RecordHand(deal))
+            elif event.kind == "action":
+                seat, code = A.action_from_dict(event.payload)
+                outcome = engine.apply(seat, code, event.t_us)
+                steps = [] if isinstance(outcome, Illegal) else outcome.steps
+            elif event.kind == "time":
+                steps = engine.advance(event.t_us)
+            elif event.kind == "annul":
+                steps = engine.annul(event.t_us)
+            for step in steps:
+                if not hands:
+                    continue
+                if step.action < A.EVENT_BASE:
+                    hands[-1].actions.append(
+                        record.RecordAction(step.seat, step.action, step.now_us))
+                elif step.action == A.FLAG:
+                    # A record has no flag: an action at the deadline replays to the same loss.
+                    hands[-1].actions.append(record.RecordAction(step.seat, A.PASS, step.now_us))
+        return record.export(players, rules, hands)
+
+    def frames(self, record_doc: JSON) -> JSON:
+        try:
+            parsed = record.parse(record_doc)
+        except record.RecordError as exc:
+            raise RecordError(str(exc)) from None
+        return frames.frames(parsed)
+
+    def replayed_scores(self, report: JSON) -> list[int] | None:
+        return list(report["balances"]) if "balances" in report else None
+
+    def replay_document(self, text: bytes, with_legal: bool) -> ReplayOutcome:
+        try:
+            doc = record.loads(text)
+        except record.RecordError as exc:
+            return ReplayOutcome(replay.EXIT_MALFORMED, {}, "", str(exc))
+        except RecursionError:
+            return ReplayOutcome(replay.EXIT_MALFORMED, {}, "", "the record is nested too deeply")
+        rep = replay.replay(doc)
+        data = replay.report(rep, with_legal=with_legal)
+        text_out = replay.describe(rep, doc.players)
+        if with_legal:
+            lines = [f"To act: {data['to_act']}"]
+            lines += ["  " + json.dumps(action) for action in data["legal"]]
+            text_out += "\n" + "\n".join(lines)
+        return ReplayOutcome(rep.exit_status, data, text_out)
+
+    def bot_action(self, view: JSON, rng: random.Random) -> JSON | None:
+        return bot.choose(view)
+
+
+def deal_from_order(tiles: list[int]) -> Deal:
+    """A deal from a shuffled set: two hands of 7, then the boneyard in draw order."""
+    return Deal(
+        (tiles[:HAND_SIZE], tiles[HAND_SIZE : 2 * HAND_SIZE]),
+        tiles[2 * HAND_SIZE : 2 * HAND_SIZE + BONEYARD_SIZE],
+    )
+
+
+GAME = SpectacularBid()

@@ -1,0 +1,132 @@
+"""Every registered game through the writer, the lobby and the ratings: any seat count."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+
+from games import registry
+from games.lobby import LobbyError, bot_user, do_accept, do_play_computer, do_seek
+from games.models import Match, MatchSeat
+from games.services import do_command, do_create_match
+from games.store import export_record, load_engine, plugin_of, rebuild
+from ratings.models import Rating, RatingChange
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def users(*names: str) -> list[User]:
+    return [User.objects.create_user(name) for name in names]
+
+
+def play_out(match: Match, seat_users: list[User], seed: int = 1, limit: int = 5000) -> Match:
+    """Every seat plays its game's computer player through ``do_command``."""
+    rng = random.Random(seed)
+    plugin = plugin_of(match)
+    for _ in range(limit):
+        current = Match.objects.get(pk=match.pk)
+        if current.status != Match.Status.ACTIVE:
+            return current
+        engine = load_engine(current)
+        acted = False
+        for seat, user in enumerate(seat_users):
+            action = plugin.bot_action(plugin.view(engine, seat), rng)
+            if action is None:
+                continue
+            result = do_command(current.pk, user, {"action": action, "version": current.version})
+            assert result.ok, (action, result)
+            acted = True
+            break
+        assert acted, "nobody could act"
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("game,seats", [("fives", 2), ("fives", 4), ("dice", 1), ("dice", 2),
+                                        ("dice", 3)])
+def test_a_casual_match_of_every_game_plays_out_and_replays(game, seats) -> None:
+    people = users(*[f"p{i}" for i in range(seats)])
+    match = do_create_match(*people, game=game, rated=False)
+    assert match.seat_count == seats and match.seat_users == [u.pk for u in people]
+    done = play_out(match, people)
+    assert done.status == Match.Status.FINISHED
+    plugin = registry.game(game)
+    ranks = list(MatchSeat.objects.filter(match=done).order_by("index")
+                 .values_list("rank", flat=True))
+    assert ranks == plugin.ranks(load_engine(done))
+    assert plugin.view(rebuild(done), None) == plugin.view(load_engine(done), None)
+    record = export_record(done)
+    assert record["format"] == plugin.record_format
+    outcome = plugin.replay_document(json.dumps(record).encode(), with_legal=False)
+    assert outcome.exit_status == 0
+    assert plugin.replayed_scores(outcome.report) == done.scores
+
+
+def test_a_rated_four_player_fives_rates_every_pair() -> None:
+    people = users("ann", "boris", "clara", "dima")
+    done = play_out(do_create_match(*people, game="fives", rated=True), people, seed=3)
+    assert done.rating_seq is not None
+    changes = RatingChange.objects.filter(match=done)
+    assert changes.count() == 4
+    assert sum(c.after - c.before for c in changes) in range(-2, 3)  # rounding only
+    assert Rating.objects.filter(game="fives").count() == 4
+
+
+def test_a_solo_dice_game_is_never_rated() -> None:
+    (me,) = users("solo")
+    match = do_create_match(me, game="dice", rated=True)
+    assert not match.rated
+    done = play_out(match, [me])
+    assert done.rating_seq is None and not RatingChange.objects.exists()
+
+
+def test_play_the_computer_with_three_computer_opponents() -> None:
+    (me,) = users("me")
+    match = do_play_computer(me, "fives", 4)
+    bot = bot_user()
+    assert match.seat_users == [me.pk, bot.pk, bot.pk, bot.pk]
+    done = play_out(match, [me, bot, bot, bot], seed=5)
+    assert done.status == Match.Status.FINISHED
+
+
+def test_a_four_seat_table_waits_in_the_lobby_until_its_seats_are_taken() -> None:
+    a, b, c = users("a", "b", "c")
+    seek = do_seek(a, rated=False, game="fives", seats=4, computer_seats=1)
+    assert do_accept(b, seek.pk) == seek  # seated; the table waits
+    with pytest.raises(LobbyError):
+        do_accept(b, seek.pk)  # already seated
+    match = do_accept(c, seek.pk)
+    assert match.game == "fives"
+    assert match.seat_users == [a.pk, b.pk, c.pk, bot_user().pk]
+
+
+@pytest.mark.parametrize("body", [
+    {"game": "chess"}, {"game": "fives", "seats": 3}, {"game": "fives", "seats": True},
+    {"game": "dice", "seats": 7}, {"game": "fives", "seats": 2, "computer_seats": 2},
+    {"game": "fives", "rules": {"target": 300}}, {"game": "dice", "rules": {"rounds": 4}},
+])
+def test_bad_tables_are_refused_with_a_message(body) -> None:
+    (me,) = users("me")
+    with pytest.raises(LobbyError) as info:
+        do_seek(me, rated=False, game=body.get("game"), seats=body.get("seats", 2),
+                computer_seats=body.get("computer_seats", 0), rules=body.get("rules"))
+    assert str(info.value)
+    assert not Match.objects.exists()
+
+
+def test_replay_command_takes_every_format(tmp_path) -> None:
+    people = users("x", "y")
+    for game in ("fives", "dice"):
+        done = play_out(do_create_match(*people, game=game, rated=False), people)
+        path = tmp_path / f"{game}.json"
+        path.write_text(json.dumps(export_record(done)))
+        run = subprocess.run([sys.executable, "manage.py", "replay", str(path), "--json"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        assert registry.game(game).replayed_scores(json.loads(run.stdout)) == done.scores

@@ -1,0 +1,61 @@
+"""Exports: the standings as CSV, a Swiss tournament as TRF-16 text."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+
+from tournaments.formats.model import Format, Game, PlayerEntry
+from tournaments.formats.record import rounds_in
+from tournaments.formats.standings import Row, standings
+from tournaments.formats.swiss import forfeited_pairs
+from tournaments.formats.trf import build_trf
+
+__all__ = ["to_csv", "to_trf"]
+
+
+def to_csv(rows: Sequence[Row]) -> str:
+    """One line per row, the tiebreak columns as the rows carry them (the format's order)."""
+    tiebreaks = list(rows[0].tiebreaks) if rows else []
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        ["rank", "player_id", "name", "rating", "points", "games_played", *tiebreaks, "status"]
+    )
+    for row in rows:
+        status = "no-show" if row.no_show else "withdrawn" if row.withdrawn else ""
+        writer.writerow([
+            row.rank, row.player_id, row.name, row.rating, _number(row.points), row.games_played,
+            *(_number(row.tiebreaks[name]) for name in tiebreaks), status,
+        ])
+    return out.getvalue()
+
+
+def to_trf(
+    players: Sequence[PlayerEntry],
+    games: Sequence[Game],
+    *,
+    total_rounds: int | None = None,
+    title: str = "",
+) -> str:
+    """The TRF of a Swiss after its games so far, ranks from the Swiss standings. Every
+    round in ``games`` must be finished; players not entered by then are left out."""
+    played = rounds_in(games)
+    entered = [p for p in players if p.joined_at_round <= max(played, 1)]
+    ranks = {row.player_id: row.rank for row in standings(Format.SWISS, entered, games)}
+    return build_trf(
+        entered,
+        games,
+        rounds_played=played,
+        total_rounds=played if total_rounds is None else total_rounds,
+        zeroed=[p.id for p in entered if p.withdrawn],
+        forbidden=forfeited_pairs(games),
+        ranks=ranks,
+        title=title,
+    ).text
+
+
+def _number(value: float) -> str:
+    """2.0 -> "2", 2.5 -> "2.5", 1.25 -> "1.25"."""
+    return str(int(value)) if value.is_integer() else repr(value)
