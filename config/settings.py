@@ -107,10 +107,27 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+
+
+def _game_dirs() -> dict[str, list[Path]]:
+    """Each registered game's own ``templates/`` and ``static/`` folders (its board module
+    and pages live in its folder: games/<game>/static/games/<game>/, .../templates/games/<game>/)."""
+    from games.registry import REGISTERED
+
+    found: dict[str, list[Path]] = {"templates": [], "static": []}
+    for module in REGISTERED:
+        folder = BASE_DIR.joinpath(*module.split(".")[:-1])
+        for kind, dirs in found.items():
+            if (folder / kind).is_dir():
+                dirs.append(folder / kind)
+    return found
+
+
+GAME_DIRS = _game_dirs()
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", *GAME_DIRS["templates"]],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -229,7 +246,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [BASE_DIR / "static", *GAME_DIRS["static"]]
 STATIC_ROOT = VAR_DIR / "staticfiles"
 
 # Redis: channel layer, Celery broker. None until a process is given REDIS_URL.
