@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import api, pages, views
+from . import advice, api, bests, pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,6 +13,7 @@ urlpatterns = [
     path("history/", pages.history_all, name="history"),
     path("players/<str:username>/", pages.profile, name="profile"),
     path("players/<str:username>/history/", pages.history_player, name="player_history"),
+    path("games/<slug:game>/bests/", bests.bests_page, name="bests"),
     path("api/matches/<uuid:match_id>/frames", pages.match_frames),
     path("api/replay", pages.replay_upload),
     path("api/me", api.me),
@@ -26,6 +27,8 @@ urlpatterns = [
     path("api/matches/<uuid:match_id>/commands", api.match_command),
     path("api/matches/<uuid:match_id>/rematch", api.match_rematch),
     path("api/matches/<uuid:match_id>/record", api.match_record),
+    path("api/matches/<uuid:match_id>/advice", advice.match_advice),
+    path("api/matches/<uuid:match_id>/analysis", advice.match_analysis),
     path("api/tokens", api.tokens),
     path("api/tokens/<int:token_id>/revoke", api.token_revoke),
     re_path(r"^api/", api.not_found),  # last: a JSON 404 for any other /api/ path

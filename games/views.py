@@ -6,16 +6,85 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.templatetags.static import static
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
+
+from games import registry
+from games.engine.plugin import Convention, GamePlugin
 
 from . import services
 from .history import decorate
 from .models import Match
 
+# The games' convention labels (plain English in the pure packages), marked here so that
+# makemessages finds them; the lobby shows them translated.
+CONVENTION_LABELS = (
+    gettext_noop("Starting points"),
+    gettext_noop("Time bank (s)"),
+    gettext_noop("Delay per decision (s)"),
+    gettext_noop("Lowest bid"),
+    gettext_noop("Raise step"),
+    gettext_noop("Jockey discount"),
+    gettext_noop("Cross"),
+    gettext_noop("Full record"),
+    gettext_noop("Time per player for the whole game (seconds)"),
+    gettext_noop("Game to (points)"),
+    gettext_noop("Players"),
+    gettext_noop("Double playable from both sides"),
+    gettext_noop("First move into a double"),
+    gettext_noop("Full fish"),
+    gettext_noop("Rule 13"),
+    gettext_noop("Bonuses for 6-6 and 0-0"),
+    gettext_noop("Rounds"),
+    gettext_noop("Quick version: rounds only, no point totals"),
+    gettext_noop("Seconds per decision"),
+)
+
+# What static/js/shell.js shows (a board brings its own strings in its template).
+# "{name}"-style placeholders are filled in by the script.
+TABLE_STRINGS = {
+    "connecting": gettext_lazy("Connecting…"),
+    "live": gettext_lazy("Live"),
+    "reconnecting": gettext_lazy("Reconnecting…"),
+    "offline": gettext_lazy("Offline: retrying…"),
+    "not_found": gettext_lazy("This match cannot be opened."),
+    "seat_n": gettext_lazy("Seat {n}"),
+    "player_n": gettext_lazy("Player {n}"),
+    "err_offline": gettext_lazy("Not connected: your move was not sent. Reconnecting…"),
+    "err_pending": gettext_lazy("Wait for the answer to your last move."),
+    "err_timeout": gettext_lazy("No answer from the server: bringing the page up to date."),
+    "st_your_turn": gettext_lazy("Your turn."),
+    "st_wait": gettext_lazy("Waiting for {name}."),
+    "st_over": gettext_lazy("The game is over."),
+    "result_you_win": gettext_lazy("You win!"),
+    "result_win": gettext_lazy("{name} wins"),
+    "result_shared": gettext_lazy("Shared first place"),
+    "result_over": gettext_lazy("Game over"),
+    "result_aborted": gettext_lazy("Game aborted"),
+    "result_annulled": gettext_lazy("Game annulled"),
+    "reason_target": gettext_lazy("{name} reached the target score."),
+    "reason_time": gettext_lazy("{name} ran out of time."),
+    "reason_resign": gettext_lazy("{name} resigned."),
+    "reason_time_any": gettext_lazy("A player ran out of time."),
+    "reason_resign_any": gettext_lazy("A player resigned."),
+    "reason_finished": gettext_lazy("Every round has been played."),
+    "reason_abort": gettext_lazy("The game was aborted before the first decision: no result."),
+    "reason_annulled": gettext_lazy("No winner and no rating change."),
+    "rank": gettext_lazy("Rank {rank}"),
+    "rank_line": gettext_lazy("{rank}. {name}: {score}"),
+    "rank_line_noscore": gettext_lazy("{rank}. {name}"),
+    "rating_change": gettext_lazy("{name}: rating {before} → {after} ({delta})"),
+    "confirm_resign": gettext_lazy("Resign this game? You rank last."),
+    "confirm_resign_seat": gettext_lazy("Resign this game for {name}? That seat ranks last."),
+    "yes_resign": gettext_lazy("Resign"),
+}
+
 
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html")
-    return render(request, "games/lobby.html")
+    return render(request, "games/lobby.html", {"lobby_games": lobby_games()})
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -26,14 +95,71 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "games/rules.html")
 
 
+def _convention(convention: Convention) -> dict[str, Any]:
+    return {
+        "key": convention.key,
+        "label": _(convention.label),
+        "kind": convention.kind,
+        "default": convention.default,
+        "minimum": convention.minimum,
+        "maximum": convention.maximum,
+        "choices": list(convention.choices),
+        "fixed": convention.fixed,
+    }
+
+
+def lobby_games() -> list[dict[str, Any]]:
+    """Every registered game as the lobby's form offers it: seats, conventions."""
+    return [
+        {
+            "key": plugin.key,
+            "name": _(plugin.name),
+            "seat_counts": list(plugin.seat_counts),
+            "one_device": plugin.has_one_device,
+            "conventions": [_convention(c) for c in plugin.conventions()],
+        }
+        for plugin in registry.all_games()
+    ]
+
+
+def _plugin(match: Match) -> GamePlugin | None:
+    try:
+        return registry.game(match.game)
+    except registry.UnknownGame:
+        return None
+
+
 def match_page(request: HttpRequest, match_id: Any) -> HttpResponse:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise Http404
     seats = services.access_match_seats(match, request.user)  # type: ignore[arg-type]
     decorate([match])
-    return render(request, "games/match.html", {
+    role = "device" if len(seats) > 1 else ("player" if seats else "spectator")
+    plugin = _plugin(match)
+    if plugin is None or not (plugin.board_template and plugin.board_module):
+        return render(request, "games/match.html", {"match": match, "seats": seats, "role": role})
+    shown = match.shown_seats  # type: ignore[attr-defined]
+    table_data = {
+        "match": str(match.pk),
+        "game": plugin.key,
+        "game_name": _(plugin.name),
+        "seats": match.seat_count,
+        "my_seats": seats,
+        "role": role,
+        "names": [seat.name for seat in shown],
+        "usernames": [seat.username for seat in shown],
+        "status": match.status,
+        "versionless": sorted(plugin.versionless),
+        "board_module": static(plugin.board_module),
+        "strings": {key: str(text) for key, text in TABLE_STRINGS.items()},
+    }
+    return render(request, "games/table.html", {
         "match": match,
         "seats": seats,
-        "role": "device" if len(seats) > 1 else ("player" if seats else "spectator"),
+        "role": role,
+        "game_name": _(plugin.name),
+        "board_template": plugin.board_template,
+        "board_module": plugin.board_module,
+        "table_data": table_data,
     })

@@ -4,18 +4,6 @@ from django.conf import settings
 from django.db import migrations, models
 
 
-def fill_keys(apps, schema_editor):
-    """Existing users: a profile each (if one was missing) with its username's key."""
-    from accounts.usernames import confusable_key
-
-    User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
-    Profile = apps.get_model("accounts", "Profile")
-    for user_id, username in User.objects.values_list("pk", "username").iterator():
-        key = confusable_key(username)
-        updated = Profile.objects.filter(user_id=user_id).update(username_key=key)
-        if not updated:
-            Profile.objects.create(user_id=user_id, username_key=key)
-
 
 class Migration(migrations.Migration):
 
@@ -30,5 +18,4 @@ class Migration(migrations.Migration):
             name='username_key',
             field=models.CharField(blank=True, db_index=True, editable=False, max_length=64),
         ),
-        migrations.RunPython(fill_keys, migrations.RunPython.noop),
     ]

@@ -5,17 +5,27 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine.plugin import Convention, GamePlugin, LogEntry, ReplayOutcome, RulesError
+from games.engine.plugin import (
+    Convention,
+    GamePlugin,
+    LogEntry,
+    RecordError,
+    ReplayOutcome,
+    RulesError,
+)
 from games.engine.protocol import JSON, GameState, Illegal
 
 from . import actions as A
-from . import bot
+from . import bot, odds
 from .frames import frames as build_frames
 from .record import FORMAT, chance_from_dict, chance_to_dict, export
 from .replay import replay_document
 from .rules import CONVENTIONS, STANDARD_ROUNDS, Rules, check_seats, parse_rules
-from .scoring import DiceError
+from .scoring import DiceError, fallback
 from .state import DiceGame
+
+# An expected cost this small is a decision as good as the best (a tie, or float noise).
+BEST_TOLERANCE = 1e-9
 
 
 class ChanceError(ValueError):
@@ -40,6 +50,9 @@ class DicePlugin(GamePlugin):
     record_format = FORMAT
     seat_counts = (1, 2, 3, 4, 5, 6)
     versionless = frozenset({"resign"})
+    # The board on the shared match page (templates/games/table.html).
+    board_template = "games/dice/board.html"
+    board_module = "games/dice/board.js"
 
     # -- table conventions ------------------------------------------------------
 
@@ -130,6 +143,46 @@ class DicePlugin(GamePlugin):
 
     def replay_document(self, text: bytes, with_legal: bool) -> ReplayOutcome:
         return replay_document(text, with_legal)
+
+    # -- advice and analysis ----------------------------------------------------------
+
+    def advice(self, state: GameState, seat: int) -> JSON | None:
+        """The odds of the roll on the table, for the seat to decide: the exact expected
+        recorded score of standing and of every distinct keep, best first."""
+        game = _game(state)
+        turn = game.turn
+        if game.result is not None or turn is None or game.to_act() != seat:
+            return None
+        ranked = odds.options(turn.dice)
+        stand = next(option for option in ranked if option.is_stand)
+        return {
+            "seat": seat,
+            "round": turn.round,
+            "dice": list(turn.dice),
+            "stand": float(stand.expected),
+            "fallback": fallback(turn.dice),
+            "best": ranked[0].to_dict(),
+            "options": [option.to_dict() for option in ranked],
+        }
+
+    def analysis(self, record: JSON) -> JSON | None:
+        """Each decision of the game beside the best one, with the expected points it cost,
+        and each seat's summary (decisions, how many were the best, points given away)."""
+        try:
+            found = odds.analyse_record(record)
+        except RecordError:
+            return None
+        players = record.get("players") or []
+        seats = []
+        for seat in range(len(players)):
+            mine = [d for d in found["decisions"] if d["seat"] == seat]
+            seats.append({
+                "seat": seat,
+                "decisions": len(mine),
+                "best": sum(1 for d in mine if d["cost"] <= BEST_TOLERANCE),
+                "cost": found["cost_by_seat"][seat],
+            })
+        return {"players": list(players), "decisions": found["decisions"], "seats": seats}
 
     # -- computer player ------------------------------------------------------------
 

@@ -79,6 +79,11 @@ class GamePlugin(ABC):
     seat_counts: tuple[int, ...]  # the seat counts the game allows, e.g. (2, 4)
     versionless: frozenset[str]  # action types that skip the version check ("resign", ...)
     has_one_device: bool = False  # two people on one screen (Spectacular Bid)
+    # The browser side. A game shown on the shared table page (templates/games/table.html)
+    # names its board's template (included there) and ES module (a static path, imported
+    # by static/js/shell.js); None: the game has a page of its own (match.html).
+    board_template: str | None = None
+    board_module: str | None = None
 
     # -- table conventions ------------------------------------------------------
 
@@ -166,6 +171,18 @@ class GamePlugin(ABC):
     def frames(self, record: JSON) -> JSON:
         """Positions for the replay viewer, one per action (public information only)."""
         return {}
+
+    # -- advice and analysis ----------------------------------------------------------
+
+    def advice(self, state: GameState, seat: int) -> JSON | None:
+        """Odds for ``seat``'s decision now (the odds panel of a casual game), or None: no
+        decision of that seat to advise on, or a game that gives no advice."""
+        return None
+
+    def analysis(self, record: JSON) -> JSON | None:
+        """The post-game analysis of a record of this game's format (each decision beside
+        the best one), or None for a game that has none."""
+        return None
 
     @abstractmethod
     def replay_document(self, text: bytes, with_legal: bool) -> ReplayOutcome:

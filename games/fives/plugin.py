@@ -33,6 +33,8 @@ class FivesPlugin(GamePlugin):
     record_format = record.FORMAT
     seat_counts = (2, 4)
     versionless = frozenset({"resign"})
+    board_template = "games/fives/board.html"
+    board_module = "games/fives/board.js"
 
     # -- table conventions ------------------------------------------------------
 

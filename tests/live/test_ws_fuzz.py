@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +30,8 @@ from .helpers import make_player
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-EXAMPLES = 200
+# WS_FUZZ_EXAMPLES raises it for a longer run by hand.
+EXAMPLES = int(os.environ.get("WS_FUZZ_EXAMPLES", "200"))
 ANSWER_TIMEOUT_S = 10
 MIN_GAP_S = 0.12  # per socket: under the server's 10 messages a second
 # A table that no clock moves while the test runs: only commands change its version.

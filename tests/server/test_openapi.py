@@ -156,3 +156,9 @@ def test_the_table_rules_schema_is_the_engines_ranges(document) -> None:
 def test_the_document_is_valid_openapi() -> None:
     openapi = pytest.importorskip("schemathesis.openapi", reason="schemathesis validates it")
     openapi.from_path(str(OPENAPI)).validate()
+
+
+def test_the_games_are_the_registrys(document) -> None:
+    registry = pytest.importorskip("games.registry")
+    documented = document["components"]["schemas"]["Game"]["enum"]
+    assert documented == [plugin.key for plugin in registry.all_games()]
