@@ -110,8 +110,8 @@ ROOT_URLCONF = "config.urls"
 
 
 def _game_dirs() -> dict[str, list[Path]]:
-    """Each registered game's own ``templates/`` and ``static/`` folders (its board module
-    and pages live in its folder: games/<game>/static/games/<game>/, .../templates/games/<game>/)."""
+    """Each registered game's own ``templates/`` and ``static/`` folders: its board module
+    and pages live in its folder (games/<game>/static/games/<game>/, and templates alike)."""
     from games.registry import REGISTERED
 
     found: dict[str, list[Path]] = {"templates": [], "static": []}
