@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RACES = frozenset({"stale", "over"})
 Row = tuple[str, float, str, str, bool]  # match id, its start (wall), two tokens, flag match
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bench_sb"
-FLAG_RULES = {"bank_s": 8, "delay_s": 1}
+FLAG_RULES: dict[str, float] = {"bank_s": 8, "delay_s": 1}
 # Called when a pair's match is over, with time left: the next match for the same players.
 Renew = Callable[[Row], Awaitable[Row | None]]
 # Run beside the players until the end (a sampler, a fault), given the end (wall clock).
@@ -149,7 +149,7 @@ async def player(url: str, token: str, match_id: str, started_wall: float, seat_
             now = time.time()
             kind = message.get("type")
             if kind == "result":
-                sent = pending.pop(message.get("id"), None)
+                sent = pending.pop(str(message.get("id")), None)
                 if message.get("ok") and sent is not None:
                     stats.ok_moves.append((match_id, message["version"], sent[1]))
                     stats.answers.append((sent[1], now - sent[1]))

@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -310,6 +311,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_overdue",
         "schedule": 1.0,
         "options": {"expires": 5},  # sweeps queued while no worker ran are not all replayed
+    },
+    # Club tournaments: start, start rounds, record results, forfeit no-shows, pair on.
+    "tournaments-tick": {
+        "task": "tournaments.tasks.tick",
+        "schedule": 1.0,
+        "options": {"expires": 5},
     },
 }
 

@@ -8,5 +8,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("account/", account_views.account, name="account"),
+    path("", include("ratings.urls")),
     path("", include("games.urls")),
 ]

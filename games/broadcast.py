@@ -69,9 +69,10 @@ def views_for(match: Match, plugin: GamePlugin, engine: GameState) -> dict[str, 
 def _rating_changes(match: Match) -> list[dict[str, Any]]:
     if match.rating_seq is None:
         return []
-    from ratings.services import rating_changes_of
-
-    return rating_changes_of(match)
+    # The ratings app's rows, through their relation to the match (games imports no ratings).
+    return [{"user": change.user.username, "before": change.before, "after": change.after,
+             "delta": change.after - change.before}
+            for change in match.rating_changes.select_related("user").order_by("pk")]
 
 
 def connection_message(match_id: Any, version: int, started_wall: float,
@@ -141,4 +142,6 @@ async def send_all(layer: Any, match_id: Any, version: int, started_wall: float,
         message = connection_message(match_id, version, started_wall, views, seats)
         # Encoded once here; each connection forwards the text as it is.
         texts[role_of(seats)] = orjson.dumps(message).decode()
-    await layer.group_send(group_name(match_id), {"type": "match.state", "texts": texts})
+    await layer.group_send(group_name(match_id), {
+        "type": "match.state", "texts": texts,
+        "over": views["header"]["status"] != "active"})

@@ -11,7 +11,7 @@ Server -> client: {"type": "state", ...}, {"type": "result", "id", "ok", "code",
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import Any
 
 import orjson
@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from accounts.credentials import REVOKED_CLOSE_CODE, credential_group
 
-from . import broadcast, services
+from . import broadcast, match_cache, services
 from .db_calls import read_in_writer, retried_once, run_in_writer
 from .models import Match
 
@@ -32,6 +32,9 @@ RATE_PER_S = 10.0  # sustained messages per second per connection
 BURST = 20.0
 MAX_DROPPED = 200  # a client that keeps flooding is disconnected
 REMEMBERED_IDS = 256  # the answers to a socket's latest command ids
+# This process's open sockets per match (the event loop's thread only): when a match's
+# last one closes, its copy in ``match_cache`` goes too.
+_sockets: Counter[str] = Counter()
 MAX_ID_LENGTH = 64
 
 
@@ -71,6 +74,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.seats, message = found
         self.role = broadcast.role_of(self.seats)
+        _sockets[self.match_id] += 1
+        self.counted = True
         await self.accept()
         await self.send_json(message)
 
@@ -100,6 +105,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for name in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(name, self.channel_name)
+        if getattr(self, "counted", False):
+            self.counted = False
+            _sockets[self.match_id] -= 1
+            if _sockets[self.match_id] <= 0:
+                del _sockets[self.match_id]
+                match_cache.drop(self.match_id)  # no socket of this process plays it now
 
     async def send_json(self, data: dict[str, Any]) -> None:
         await self.send(text_data=orjson.dumps(data).decode())
@@ -198,3 +209,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         text = event["texts"].get(self.role)  # this connection's own view, nothing else
         if text is not None:
             await self.send(text_data=text)
+        if event.get("over"):
+            # Ended elsewhere (the clock task, another process): this process's copy of the
+            # match is of no more use.
+            match_cache.drop(self.match_id)

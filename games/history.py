@@ -78,9 +78,8 @@ def seat_rows(matches: list[Match]) -> dict[Any, list[MatchSeat]]:
 
 def player_stats(user: Any, game: str = "spectacular-bid") -> dict[str, Any]:
     """Matches, wins by points and on time, losses, average points won, current streak,
-    for one game; one-device games are counted apart (``practice``) and nowhere else."""
-    from ratings.models import Rating, RatingChange
-
+    for one game; one-device games are counted apart (``practice``) and nowhere else.
+    (The player's rating is the ratings app's: ``ratings/views.py``.)"""
     seats = (MatchSeat.objects
              .filter(user=user, match__status=Match.Status.FINISHED, match__game=game)
              .order_by("-match__finished_at", "match_id", "index")
@@ -118,9 +117,6 @@ def player_stats(user: Any, game: str = "spectacular-bid") -> dict[str, Any]:
             streak_kind = kind
         if kind and kind == streak_kind and streak == count - 1:
             streak += 1
-    rating = Rating.objects.filter(user=user, game=game).first()
-    chart = list(RatingChange.objects.filter(user=user, game=game)
-                 .order_by("seq").values_list("seq", "after"))
     return {
         "game": game,
         "matches": count,
@@ -131,8 +127,6 @@ def player_stats(user: Any, game: str = "spectacular-bid") -> dict[str, Any]:
         "losses": losses,
         "average_points_won": round(points_won / count, 1) if count else 0,
         "streak": f"{streak}{streak_kind}" if streak_kind else "",
-        "rating": rating,
-        "rating_chart": [[i, after] for i, (_seq, after) in enumerate(chart, start=1)],
     }
 
 

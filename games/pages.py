@@ -1,4 +1,5 @@
-"""Pages for what players come back for: leaderboard, profiles, history, replays."""
+"""Pages for what players come back for: history and replays (leaderboard and profiles:
+``ratings/views.py``)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,9 @@ from django.utils.translation import gettext as _
 
 from games import registry
 from games.engine.plugin import RecordError
-from ratings.elo import PROVISIONAL_MATCHES
-from ratings.models import Rating
 
 from .api import BadBody, json_methods, request_body
-from .history import HistoryFilter, decorate, display_name, history, player_stats
+from .history import HistoryFilter, decorate, history
 from .models import Match
 from .store import export_record, plugin_of
 
@@ -26,7 +25,7 @@ PAGE_SIZE = 25
 MAX_UPLOAD_BYTES = 2_000_000
 
 
-def _player(username: str) -> Any:
+def player_or_404(username: str) -> Any:
     """The player of that name, or 404 (a NUL is in no name, and PostgreSQL refuses it)."""
     if "\x00" in username:
         raise Http404(_("There is no such player."))
@@ -38,14 +37,6 @@ def _date(value: str | None) -> date | None:
         return date.fromisoformat(value) if value else None
     except ValueError:
         return None
-
-
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    ratings = (Rating.objects.filter(game="spectacular-bid", games__gte=PROVISIONAL_MATCHES)
-               .select_related("user", "user__profile").order_by("-rating", "user__username"))
-    page = Paginator(ratings, PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "games/leaderboard.html", {"page": page,
-                                                      "first_rank": page.start_index()})
 
 
 def _history_page(request: HttpRequest, player: Any | None) -> HttpResponse:
@@ -77,21 +68,8 @@ def history_all(request: HttpRequest) -> HttpResponse:
 
 
 def history_player(request: HttpRequest, username: str) -> HttpResponse:
-    player = _player(username)
+    player = player_or_404(username)
     return _history_page(request, player)
-
-
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = _player(username)
-    game = request.GET.get("game", "")
-    game = game if game in registry.game_keys() else registry.default_game().key
-    stats = player_stats(player, game)
-    recent = decorate(list(history(HistoryFilter(player=player))[:10]), player)
-    return render(request, "games/profile.html", {
-        "player": player, "stats": stats, "recent": recent, "games": registry.all_games(),
-        "game": game, "display_name": display_name(player),
-        "chart_json": json.dumps(stats["rating_chart"]),
-    })
 
 
 def replay_page(request: HttpRequest, match_id: Any) -> HttpResponse:

@@ -27,8 +27,10 @@ from games.engine.plugin import ActionError, GamePlugin, RulesError
 from games.engine.protocol import GameState, Illegal, Step
 
 from . import broadcast, heartbeat, match_cache, rawsql
+from .deadlines import schedule_deadline
 from .deals import chance_rng
 from .models import Match, MatchEvent, MatchSeat
+from .signals import match_annulled, match_finished
 from .store import load_engine, plugin_of, save_engine
 
 US = 1_000_000
@@ -213,9 +215,7 @@ def _save(match: Match, plugin: GamePlugin, engine: GameState, version_before: i
         ranks = plugin.ranks(engine) if match.status == Match.Status.FINISHED else None
         _record_seats(match, ranks)
         if ranks is not None:
-            from ratings.services import apply_match
-
-            apply_match(match, ranks)
+            match_finished.send(Match, match=match, ranks=ranks)  # ratings, tournaments
     deadline = engine.next_deadline_us()
     match.deadline_at = None if deadline is None else wall_time(match, deadline)
     events = _pending_events(match)
@@ -248,8 +248,6 @@ def _save(match: Match, plugin: GamePlugin, engine: GameState, version_before: i
             match_cache.drop(match_id)
         broadcast.send_views(match_id, version, started_wall, views)
         if deadline_at is not None:
-            from .tasks import schedule_deadline
-
             schedule_deadline(match_id, deadline_at)
 
     transaction.on_commit(after_commit)
@@ -473,10 +471,47 @@ def do_annul(match: Match, reason: str) -> None:
             locked.finished_at = timezone.now()
         _save(locked, plugin, engine, before, force=True)  # players see the annulment at once
         _record_seats(locked, None)
-        if rated_at is not None:
-            from ratings.services import rebuild_from
+        match_annulled.send(Match, match=locked, rated_at=rated_at)  # ratings rebuilt
 
-            rebuild_from(rated_at)  # the ratings from that match on, without it
+
+FORFEIT_REASON = "forfeit"
+
+
+def do_forfeit(match_id: Any, seat: int, now_wall: float | None = None) -> bool:
+    """``seat`` loses by forfeit (a tournament's no-show): the game's own ``resign`` for
+    that seat, through the same locked path as a command, and the reason "forfeit".
+    False, with only the time that passed applied, when the match is over first (or
+    the game refuses the resignation)."""
+    with transaction.atomic():
+        try:
+            match = _locked(match_id)
+        except (Match.DoesNotExist, ValueError, ValidationError):
+            return False
+        if match.status != Match.Status.ACTIVE or not 0 <= seat < match.seat_count:
+            return False
+        before = match.version
+        plugin = plugin_of(match)
+        engine = load_engine(match)
+        t_us = _effective_us(match, time.time() if now_wall is None else now_wall)
+        _advance_time(match, plugin, engine, t_us)
+        outcome = None
+        if engine.result is None:
+            _seat, code = plugin.action_from_dict({"seat": seat, "type": "resign"})
+            outcome = engine.apply(seat, code, t_us)
+            if not isinstance(outcome, Illegal):
+                _append(match, MatchEvent.Kind.ACTION, t_us, seat,
+                        plugin.action_to_dict(seat, code))
+        _save(match, plugin, engine, before)
+        if outcome is None or isinstance(outcome, Illegal) or match.status == Match.Status.ACTIVE:
+            return False
+        match.reason = FORFEIT_REASON
+        Match.objects.filter(pk=match.pk).update(reason=FORFEIT_REASON)
+        # The players saw "resign" in the broadcast _save sent; this one says why.
+        views = broadcast.views_for(match, plugin, engine)
+        match_pk, version, started_wall = match.pk, match.version, match.started_wall
+        transaction.on_commit(
+            lambda: broadcast.send_views(match_pk, version, started_wall, views))
+        return True
 
 
 def snapshot(match: Match, seats: list[int]) -> dict[str, Any]:

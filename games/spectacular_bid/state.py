@@ -27,6 +27,7 @@ from games.engine.protocol import JSON, GameState, Illegal, Outcome, Result, Ste
 
 from . import actions as A
 from .rules import STANDARD_RULES, Rules
+from .view import build_view
 
 # Phases of a match.
 DEAL = "deal"  # waiting for the next deal (a chance outcome)
@@ -651,7 +652,5 @@ class Match(GameState):
     # ------------------------------------------------------------------- views
 
     def view(self, seat: int | None) -> JSON:
-        from .view import build_view
-
         return build_view(self, seat)
 

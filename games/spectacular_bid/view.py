@@ -7,16 +7,49 @@ Once a hand is settled, or the match is over, both hands of that hand are shown.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from games.dominoes.board import PORT_NAMES, Board
 from games.dominoes.tiles import tile_name, tiles_in
+from games.engine.clock import MatchClock
+from games.engine.protocol import Result, Step
 
 from . import actions as A
-from .rules import US
+from .rules import US, Rules
 
-if TYPE_CHECKING:
-    from .state import Match
+
+class Match(Protocol):
+    """What a view reads of the match state (``state.Match``), named here so that this
+    module needs nothing of ``state``, which builds its views with it."""
+
+    rules: Rules
+    phase: str
+    hand_no: int
+    hand_masks: list[int]
+    drawn_tile: int
+    turn: int
+    settled_us: int
+    jockey: int | None
+    decisions: int
+    continued: list[bool]
+    awaiting_reveal: int | None
+    balances: list[int]
+    board: Board
+    clock: MatchClock
+    moves: list[Step]
+
+    @property
+    def hands_summary(self) -> Sequence[Any]: ...
+    @property
+    def auction(self) -> Any: ...
+
+    @property
+    def result(self) -> Result | None: ...
+    def to_act(self) -> int | None: ...
+    def legal_actions(self, seat: int) -> list[int]: ...
+    def next_deadline_us(self) -> int | None: ...
+    def boneyard_left(self) -> int: ...
 
 JSON = dict[str, Any]
 

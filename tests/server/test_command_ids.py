@@ -105,3 +105,25 @@ async def test_an_id_that_is_not_a_short_string_is_refused(players, bad_id) -> N
         assert await fingerprint(players.match.pk) == fp
     finally:
         await comm.disconnect()
+
+
+async def test_a_match_copy_goes_when_its_last_socket_closes(players) -> None:
+    from games import match_cache
+
+    await start_hand(players)
+    comm, snap = await open_socket(players.match.pk, token_headers(players.tokens["alice"]))
+    other, other_snap = await open_socket(players.match.pk,
+                                          token_headers(players.tokens["bob"]))
+    acting_comm, acting_snap = (comm, snap) if snap["view"]["legal"] else (other, other_snap)
+    await acting_comm.send_json_to({"type": "command", "id": "m", "version": acting_snap["version"],
+                                    "action": _acting(acting_snap)})
+    result, _ = await receive_until(acting_comm, is_type("result"))
+    assert result["ok"]
+    copy = match_cache.take(players.match.pk)
+    assert copy is not None
+    match_cache.keep(*copy)
+    await comm.disconnect()
+    assert match_cache.take(players.match.pk) is not None  # bob's socket still plays it
+    match_cache.keep(*copy)
+    await other.disconnect()
+    assert match_cache.take(players.match.pk) is None

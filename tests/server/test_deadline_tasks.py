@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games import tasks
+from games import deadlines as tasks
 
 
 @pytest.fixture
@@ -16,10 +16,11 @@ def sent(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """The deadline tasks sent (their ETAs as wall times), instead of sending them."""
     etas: list[float] = []
 
-    def apply_async(args: tuple[Any, ...], eta: Any) -> None:
+    def send_task(name: str, args: tuple[Any, ...], eta: Any, **options: Any) -> None:
+        assert name == "games.tasks.check_deadline"
         etas.append(eta.timestamp())
 
-    monkeypatch.setattr(tasks.check_deadline, "apply_async", apply_async)
+    monkeypatch.setattr(tasks.current_app, "send_task", send_task)
     tasks._known_pending.clear()
     return etas
 
@@ -68,7 +69,7 @@ def test_a_fired_task_is_forgotten_so_the_next_move_arms_a_new_one(sent: list[fl
     match_id = str(uuid.uuid4())
     now = time.time()
     tasks.schedule_deadline(match_id, now + 10)
-    tasks._forget_pending(match_id)  # what the task does first when it runs
+    tasks.forget_pending(match_id)  # what the task does first when it runs
     tasks.schedule_deadline(match_id, now + 12)
     assert len(sent) == 2
 

@@ -222,7 +222,7 @@ def test_a_grace_period_gets_no_task_and_the_sweep_ends_it(players, monkeypatch,
     from games import tasks
 
     scheduled: list[float] = []
-    monkeypatch.setattr(tasks, "schedule_deadline",
+    monkeypatch.setattr("games.services.schedule_deadline",
                         lambda match_id, deadline: scheduled.append(deadline))
     match = do_create_match(*players, rated=False, rules={"grace_s": 30})
     created = fresh(match)
@@ -240,7 +240,7 @@ def test_a_started_clock_gets_its_task(players, monkeypatch) -> None:
     from games import tasks
 
     scheduled: list[float] = []
-    monkeypatch.setattr(tasks, "schedule_deadline",
+    monkeypatch.setattr("games.services.schedule_deadline",
                         lambda match_id, deadline: scheduled.append(deadline))
     match = do_create_match(*players, rated=False)
     start(match, players)
