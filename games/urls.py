@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz),
     path("rules/", views.rules, name="rules"),
+    path("rules/<slug:game>/", views.rules, name="game_rules"),
     path("matches/<uuid:match_id>/", views.match_page, name="match"),
     path("matches/<uuid:match_id>/replay/", pages.replay_page, name="replay"),
     path("replay/", pages.replay_upload_page, name="replay_upload"),

@@ -51,6 +51,9 @@ TABLE_STRINGS = {
     "not_found": gettext_lazy("This match cannot be opened."),
     "seat_n": gettext_lazy("Seat {n}"),
     "player_n": gettext_lazy("Player {n}"),
+    # Translators: a name several seats share (the computer), with the seat's number.
+    "name_n": gettext_lazy("{name} {n}"),
+    "board_failed": gettext_lazy("The board could not be loaded: reload the page."),
     "err_offline": gettext_lazy("Not connected: your move was not sent. Reconnecting…"),
     "err_pending": gettext_lazy("Wait for the answer to your last move."),
     "err_timeout": gettext_lazy("No answer from the server: bringing the page up to date."),
@@ -91,8 +94,17 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
-def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/rules.html")
+def rules(request: HttpRequest, game: str | None = None) -> HttpResponse:
+    """A game's rules page (``/rules/<game>/``; ``/rules/``: the first game's), with a tab
+    for each game. A game names its page in its plugin (``rules_template``)."""
+    from games import registry
+
+    try:
+        plugin = registry.game(game) if game else registry.default_game()
+    except registry.UnknownGame:
+        raise Http404 from None
+    template = getattr(plugin, "rules_template", None) or "games/rules.html"
+    return render(request, template, {"games": registry.all_games(), "game": plugin.key})
 
 
 def _convention(convention: Convention) -> dict[str, Any]:

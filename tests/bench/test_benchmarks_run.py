@@ -33,8 +33,17 @@ def printed(*names: str) -> tuple[str, ...]:
 
 
 RUNS = [
-    Tiny("bench.engine", (), False, printed("hands_per_second", "legal_query_us"),
+    Tiny("bench.engine", ("--seconds", "0.3"), False,
+         (*printed("hands_per_second", "legal_query_us"),
+          r"^spectacular-bid/2: games_per_second [\d.]+, hands_per_second \d+$",
+          r"^fives/4: games_per_second [\d.]+, hands_per_second \d+$",
+          r"^dice/1: games_per_second [\d.]+, hands_per_second \d+$"),
          services=False),
+    Tiny("bench.dice", ("--games", "20"), False, (r"decisions", r"mean"), services=False),
+    Tiny("bench.tournaments", ("--tournaments", "3"), False, (r"rounds", r"repeats"),
+         services=False),
+    Tiny("bench.ratings", ("--matches", "400", "--players", "40", "--heavy", "100"), True,
+         (r"recompute", )),
     Tiny("bench.writer", ("--commands", "40"), True,
          (r"^commands: 40$", *printed("cpu_ms_per_command", "wall_ms_per_command"),
           r"^stage \w+: [\d.]+ ms$")),
