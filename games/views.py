@@ -50,7 +50,6 @@ TABLE_STRINGS = {
     "offline": gettext_lazy("Offline: retrying…"),
     "not_found": gettext_lazy("This match cannot be opened."),
     "seat_n": gettext_lazy("Seat {n}"),
-    "player_n": gettext_lazy("Player {n}"),
     # Translators: a name several seats share (the computer), with the seat's number.
     "name_n": gettext_lazy("{name} {n}"),
     "board_failed": gettext_lazy("The board could not be loaded: reload the page."),

@@ -1,6 +1,7 @@
 /* The lobby (templates/games/lobby.html): quick starts, challenges, open seeks, live lists.
  *
- * Every string shown to the user comes from the translated JSON block #lobby-i18n.
+ * Every string shown to the user comes from the translated JSON block #lobby-i18n, the
+ * games and their conventions from #lobby-games (the "New game" form is built from them).
  * The lists refresh every 2 s from the JSON API (docs/api.md); when a new active match
  * appears after the page loaded (someone accepted my seek or challenge), we go to it.
  */
@@ -11,6 +12,13 @@
   var root = document.getElementById("lobby");
   if (!root) return;
   var T = JSON.parse(document.getElementById("lobby-i18n").textContent);
+  // Every registered game: key, name, seat_counts, one_device, conventions (games/views.py).
+  var GAMES = JSON.parse(document.getElementById("lobby-games").textContent);
+  var SB = "spectacular-bid"; // its starting points have a control of their own (seek-points)
+  function gameOf(key) {
+    for (var i = 0; i < GAMES.length; i++) if (GAMES[i].key === key) return GAMES[i];
+    return null;
+  }
 
   var leaving = false;       // set once we navigate away: stops polling and double moves
   var knownMatches = null;   // ids of active matches seen at the first successful poll
@@ -139,10 +147,25 @@
     jockey_discount: 15, grace_s: 60, one_device: false,
   };
 
+  /* Badges for a table's conventions that differ from the game's defaults. */
+  function conventionBadges(game, rules) {
+    var out = [];
+    (game.conventions || []).forEach(function (c) {
+      if (c.fixed || !Object.prototype.hasOwnProperty.call(rules, c.key)) return;
+      var value = rules[c.key];
+      if (value === c["default"]) return;
+      var text = c.kind === "bool" ? (value ? c.label : c.label + ": " + T.off) : c.label + ": " + value;
+      out.push(el("span", { className: "badge badge--rules", "data-testid": "rules-" + c.key, text: text }));
+    });
+    return out;
+  }
+
   /* Badges for a seek's non-standard table rules (nothing for the standard ones). */
-  function rulesBadges(rules) {
+  function rulesBadges(rules, gameKey) {
     var out = [];
     if (!rules || typeof rules !== "object") return out;
+    var game = gameOf(gameKey || SB);
+    if (game && game.key !== SB) return conventionBadges(game, rules);
     var others = [];
     Object.keys(rules).forEach(function (key) {
       if (!Object.prototype.hasOwnProperty.call(STANDARD_RULES, key)) return;
@@ -227,25 +250,41 @@
     });
   }
 
+  function gameBadge(key) {
+    var game = gameOf(key || SB);
+    return el("span", { className: "badge badge--game", "data-testid": "game-badge", text: game ? game.name : key });
+  }
+
+  /* "2 of 4 seats taken · 2 free · computer: 1" */
+  function seatsMeta(seek) {
+    var seats = seek.seats || 2;
+    var free = seek.free_seats != null ? seek.free_seats : 1;
+    var parts = [fmt(T.seats_taken, { taken: seats - free, seats: seats }), fmt(T.free_seats, { n: free })];
+    if (seek.computer_seats) parts.push(fmt(T.computer_seats, { n: seek.computer_seats }));
+    return el("span", { className: "row__meta row__meta--line", "data-testid": "seats-" + seek.id, text: parts.join(" · ") });
+  }
+
   function openSeekRow(seek) {
     var who = seek.mine
       ? el("span", { className: "row__who", text: seek.creator + " (" + T.you + ")" })
       : el("span", { className: "row__who", text: seek.creator });
-    var main = el("div", { className: "row__main" }, [who, kindBadge(seek.rated)].concat(rulesBadges(seek.rules)));
+    var main = el("div", { className: "row__main" },
+      [who, gameBadge(seek.game), kindBadge(seek.rated)].concat(rulesBadges(seek.rules, seek.game)));
+    main.appendChild(seatsMeta(seek));
     if (seek.mine) main.appendChild(el("span", { className: "row__meta", text: T.your_seek }));
-    var actions = el("div", { className: "row__actions" }, [
-      seek.mine
-        ? actionButton("cancel", seek.id, T.cancel, "btn--danger")
-        : actionButton("accept", seek.id, T.accept, ""),
-    ]);
-    return el("li", { className: "row", "data-testid": "seek-" + seek.id }, [main, actions]);
+    var action;
+    if (seek.mine) action = actionButton("cancel", seek.id, T.cancel, "btn--danger");
+    else if (seek.seated) action = el("span", { className: "badge badge--casual", "data-testid": "seated-" + seek.id, text: T.seated });
+    else action = actionButton("accept", seek.id, T.join, "");
+    var actions = el("div", { className: "row__actions" }, [action]);
+    return el("li", { className: "row", "data-testid": "seek-" + seek.id, "data-game": seek.game || SB }, [main, actions]);
   }
 
   function challengeToMeRow(seek) {
     var main = el("div", { className: "row__main" }, [
       el("span", { className: "row__who", text: fmt(T.challenge_from, { name: seek.creator }) }),
       kindBadge(seek.rated),
-    ].concat(rulesBadges(seek.rules)));
+    ].concat(rulesBadges(seek.rules, seek.game)));
     var actions = el("div", { className: "row__actions" }, [
       actionButton("accept", seek.id, T.accept, ""),
       actionButton("cancel", seek.id, T.decline, "btn--danger"),
@@ -257,7 +296,7 @@
     var main = el("div", { className: "row__main" }, [
       el("span", { className: "row__who", text: fmt(T.challenge_to, { name: seek.opponent || "" }) }),
       kindBadge(seek.rated),
-    ].concat(rulesBadges(seek.rules)));
+    ].concat(rulesBadges(seek.rules, seek.game)));
     var actions = el("div", { className: "row__actions" }, [
       actionButton("cancel", seek.id, T.cancel, "btn--danger"),
     ]);
@@ -268,19 +307,22 @@
     var players = match.players || [];
     var title = match.one_device
       ? T.one_device_game
-      : fmt(T.versus, { a: players[0] || "?", b: players[1] || "?" });
+      : players.length > 2
+        ? players.join(" · ")
+        : fmt(T.versus, { a: players[0] || "?", b: players[1] || "?" });
     var main = el("div", { className: "row__main" }, [
       el("a", { className: "row__who", href: match.url, text: title }),
+      gameBadge(match.game),
       match.one_device
         ? el("span", { className: "badge badge--device", text: T.one_device })
         : kindBadge(match.rated),
     ]);
-    var b = match.balances || [];
-    if (b.length === 2) {
+    var b = match.scores || match.balances || [];
+    if (b.length >= 2) {
       main.appendChild(el("span", {
         className: "row__meta row__meta--line balances",
         title: T.balances,
-        text: T.balances + ": " + b[0] + " – " + b[1],
+        text: T.balances + ": " + b.join(" – "),
       }));
     }
     var actions = el("div", { className: "row__actions" }, [
@@ -344,7 +386,7 @@
 
   // ---------- actions ----------
 
-  // Quick starts: the computer, one device.
+  // Quick start: a one-device game (Spectacular Bid).
   Array.prototype.forEach.call(root.querySelectorAll("[data-start]"), function (btn) {
     btn.addEventListener("click", function () {
       if (btn.disabled) return;
@@ -394,20 +436,160 @@
     if (challengeFeedback.classList.contains("alert--error")) show(challengeFeedback, "");
   });
 
-  // Post an open seek.
+  // The "New game" form: a game, its seats and conventions; play the computer at once or
+  // open a table (POST /api/seeks) that waits in the lobby until its seats are taken.
   var seekForm = document.getElementById("seek-form");
+  var seekGame = document.getElementById("seek-game");
+  var seekSeats = document.getElementById("seek-seats");
   var seekRated = document.getElementById("seek-rated");
   var seekFeedback = document.getElementById("seek-feedback");
   var seekPoints = document.getElementById("seek-points");
-  linkPoints(seekRated, seekPoints);
+  var seekComputer = document.getElementById("seek-computer");
+  var seekComputerField = document.getElementById("seek-computer-field");
+  var conventionsBox = document.getElementById("seek-conventions");
+  var conventionsChosen = document.getElementById("seek-conventions-chosen");
+  var conventionsFixed = document.getElementById("seek-conventions-fixed");
+  var conventionsFixedList = document.getElementById("seek-conventions-fixed-list");
+  var playComputer = document.getElementById("play-computer");
+  var playComputerNote = document.getElementById("play-computer-note");
+  var oneDevice = document.getElementById("one-device");
+  var shownGame = null;
+
+  // The seats come from their own control, not from a convention of that name.
+  function isSeatsConvention(c) { return c.key === "players" || c.key === "seats"; }
+
+  function options(select, values, selected, label) {
+    select.replaceChildren.apply(select, values.map(function (v) {
+      return el("option", { value: String(v), selected: v === selected, text: label ? label(v) : String(v) });
+    }));
+  }
+
+  /* One form control for one chosen convention. */
+  function conventionControl(c) {
+    var id = "conv-" + c.key;
+    var attrs = { id: id, "data-conv": c.key, "data-kind": c.kind, "data-testid": id };
+    if (c.kind === "bool") {
+      attrs.type = "checkbox";
+      attrs.checked = !!c["default"];
+      return el("label", { className: "conv conv--bool", "for": id }, [el("input", attrs), " " + c.label]);
+    }
+    var control;
+    if (c.choices && c.choices.length) {
+      control = el("select", attrs);
+      options(control, c.choices, c["default"]);
+    } else {
+      attrs.type = "number";
+      attrs.value = String(c["default"]);
+      attrs.inputmode = c.kind === "int" ? "numeric" : "decimal";
+      attrs.step = c.kind === "int" ? "1" : "any";
+      if (c.minimum != null) attrs.min = String(c.minimum);
+      if (c.maximum != null) attrs.max = String(c.maximum);
+      control = el("input", attrs);
+    }
+    return el("div", { className: "field conv" }, [el("label", { "for": id, text: c.label }), control]);
+  }
+
+  function renderConventions(game) {
+    var chosen = [];
+    var fixed = [];
+    (game.conventions || []).forEach(function (c) {
+      if (isSeatsConvention(c)) return;
+      // Spectacular Bid's starting points: the points choice of the terms above.
+      if (game.key === SB && c.key === "start_points") return;
+      if (c.fixed) fixed.push(c);
+      else chosen.push(conventionControl(c));
+    });
+    conventionsChosen.replaceChildren.apply(conventionsChosen, chosen);
+    conventionsFixedList.replaceChildren.apply(conventionsFixedList, fixed.map(function (c) {
+      var value = c.kind === "bool" ? (c["default"] ? T.on : T.off) : String(c["default"]);
+      return el("li", { className: "conv conv--fixed", "data-testid": "fixed-" + c.key }, [
+        el("span", { text: c.label + ": " + value }),
+        " ",
+        el("span", { className: "badge", text: T.fixed }),
+      ]);
+    }));
+    conventionsFixed.hidden = !fixed.length;
+  }
+
+  /* The convention values that differ from the defaults (null: none). */
+  function conventionRules(game) {
+    var rules = {};
+    var any = false;
+    (game.conventions || []).forEach(function (c) {
+      var input = document.getElementById("conv-" + c.key);
+      if (!input || c.fixed) return;
+      var value;
+      if (c.kind === "bool") value = input.checked;
+      else if (input.value === "") return;
+      else value = Number(input.value);
+      if (value !== c["default"]) { rules[c.key] = value; any = true; }
+    });
+    return any ? rules : null;
+  }
+
+  function selectedGame() { return gameOf(seekGame.value) || GAMES[0]; }
+  function selectedSeats() { return Number(seekSeats.value) || 2; }
+
+  /* What the form shows for the chosen game, seats and kind. */
+  function syncSeekForm() {
+    var game = selectedGame();
+    if (shownGame !== game.key) {
+      shownGame = game.key;
+      var counts = game.seat_counts || [2];
+      options(seekSeats, counts, counts.indexOf(2) >= 0 ? 2 : counts[0]);
+      seekSeats.disabled = counts.length < 2;
+      renderConventions(game);
+    }
+    var seats = selectedSeats();
+    var casual = seekRated.value !== "rated";
+    var sb = game.key === SB;
+    // Spectacular Bid's tables change their numbers only when casual (rated: the standard).
+    var pointsField = seekPoints && seekPoints.closest(".field");
+    if (pointsField) pointsField.hidden = !(sb && casual);
+    conventionsBox.hidden = !conventionsChosen.children.length && conventionsFixed.hidden || (sb && !casual);
+    var previous = Number(seekComputer.value) || 0;
+    var most = Math.max(0, seats - 2); // an open table needs another person
+    var counts = [];
+    for (var n = 0; n <= most; n++) counts.push(n);
+    options(seekComputer, counts, Math.min(previous, most));
+    seekComputerField.hidden = most === 0;
+    var others = seats - 1;
+    playComputerNote.textContent = others === 0 ? T.computer_note_none
+      : others === 1 ? T.computer_note_one : fmt(T.computer_note_n, { n: others });
+    if (oneDevice) oneDevice.hidden = !game.one_device;
+  }
+
+  /* The table's rules: Spectacular Bid's points, or the game's conventions. */
+  function seekRules(casual) {
+    var game = selectedGame();
+    if (game.key !== SB) return conventionRules(game);
+    if (!casual) return null;
+    var rules = conventionRules(game) || {};
+    var points = tableRules({ value: "casual" }, seekPoints);
+    if (points) rules.start_points = points.start_points;
+    return Object.keys(rules).length ? rules : null;
+  }
+
+  seekGame.addEventListener("change", function () { show(seekFeedback, ""); syncSeekForm(); });
+  seekSeats.addEventListener("change", syncSeekForm);
+  seekRated.addEventListener("change", syncSeekForm);
+  window.addEventListener("pageshow", function () { shownGame = null; syncSeekForm(); });
+  syncSeekForm();
+
   seekForm.addEventListener("submit", function (event) {
     event.preventDefault();
     var btn = seekForm.querySelector("[type=submit]");
     busy(btn, true);
     show(seekFeedback, "");
-    var seek = { rated: seekRated.value === "rated" };
-    var seekRules = tableRules(seekRated, seekPoints);
-    if (seekRules) seek.rules = seekRules;
+    var rated = seekRated.value === "rated";
+    var seek = {
+      rated: rated,
+      game: selectedGame().key,
+      seats: selectedSeats(),
+      computer_seats: seekComputerField.hidden ? 0 : Number(seekComputer.value) || 0,
+    };
+    var rules = seekRules(!rated);
+    if (rules) seek.rules = rules;
     api("POST", "/api/seeks", seek)
       .then(function () {
         show(seekFeedback, T.seek_posted, "ok");
@@ -415,6 +597,21 @@
       })
       .catch(function (err) { show(seekFeedback, messageOf(err), "error"); })
       .then(function () { busy(btn, false); });
+  });
+
+  // Play the computer: it takes every other seat (always casual).
+  playComputer.addEventListener("click", function () {
+    if (playComputer.disabled) return;
+    show(globalError, "");
+    show(seekFeedback, "");
+    busy(playComputer, true);
+    var body = { game: selectedGame().key, seats: selectedSeats() };
+    var rules = seekRules(true);
+    if (rules) body.rules = rules;
+    api("POST", "/api/matches/computer", body)
+      .then(function (data) { go(data.match && data.match.url); })
+      .catch(function (err) { show(seekFeedback, messageOf(err), "error"); })
+      .then(function () { if (!leaving) busy(playComputer, false); });
   });
 
   // Row buttons: accept, cancel / decline.
@@ -427,7 +624,12 @@
     busy(btn, true);
     if (action === "accept") {
       api("POST", "/api/seeks/" + encodeURIComponent(id) + "/accept", {})
-        .then(function (data) { go(data.match && data.match.url); })
+        .then(function (data) {
+          if (data.match) { go(data.match.url); return; }
+          // Seated; the table waits for its other seats, and the poll finds the match.
+          show(globalNotice, T.seated_waiting, "ok");
+          poll();
+        })
         .catch(function (err) {
           show(globalError, messageOf(err), "error");
           busy(btn, false);

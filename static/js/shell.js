@@ -1,0 +1,616 @@
+/**
+ * shell.js — the match page of every game without a page of its own
+ * (templates/games/table.html; Spectacular Bid keeps match.html and match.js).
+ *
+ * The shell knows no game. It opens the match's websocket (same origin, ws: or wss:),
+ * keeps the latest `state` message and version, reconnects with backoff, asks for a
+ * fresh snapshot (`sync`) when a result reports a version it has not seen, ticks the
+ * clocks from `server_now`, and draws what every game has: the seat panels (name,
+ * score, clock, to-act marker, rank), the connection state, the result banner and the
+ * Resign button. Everything else is the game's board, an ES module named by the game's
+ * plugin (`board_module`) whose markup is included from `board_template`:
+ *
+ *   const board = (await import(board_module)).mount(element, shell);
+ *   board.update({header, view, views, mySeats, serverNow, version});   // on every state
+ *
+ * `element` is the #board-root element holding the board's template. `shell` offers:
+ *   shell.send(action)     send a record-shaped action; adds version and id; a Promise of
+ *                          the `result` message ({ok, code, message, version}). It never
+ *                          rejects: not sent (offline, another command still waiting) or
+ *                          no answer within 8 s resolve with ok false; refusals are
+ *                          flashed by the shell, so a board need not say them again.
+ *   shell.flash(text, kind = "error")   a message under the seats ("error" | "info").
+ *   shell.t(key, params)   a translated string with its {placeholders} filled in: the
+ *                          shell's own (table-data) and the board's, from its template:
+ *                          <template data-strings><span data-k="key">…</span></template>
+ *                          or <script type="application/json" data-strings>{…}</script>.
+ *   shell.announce(text)   read out to screen readers (a polite live region).
+ *   shell.setStatus(text)  the status line (the shell writes a generic one first on
+ *                          every state; a board may replace it in update()).
+ *   shell.nameOf(seat), shell.seatSlot(seat) (an element in the seat's panel for the
+ *   board's extras), shell.now() (match time now, in seconds), shell.sync(),
+ *   shell.matchId, shell.game, shell.seats, shell.mySeats, shell.role, shell.state.
+ *
+ * No user-facing English lives here: the strings come from the page's json_script
+ * "table-data" (games/views.py: TABLE_STRINGS). window.tablePage exposes the state
+ * read-only for the browser tests.
+ */
+
+const root = document.getElementById("table");
+const DATA = JSON.parse(document.getElementById("table-data").textContent);
+const MATCH_ID = DATA.match;
+const SEATS = Number(DATA.seats) || 0;
+const MY_SEATS = Array.isArray(DATA.my_seats) ? DATA.my_seats.map(Number) : [];
+const ROLE = DATA.role; // "player" | "device" | "spectator"
+
+// ------------------------------------------------------------------------------ strings
+
+const STR = { ...(DATA.strings || {}) };
+
+function loadStrings(scope) {
+  for (const tpl of scope.querySelectorAll("template[data-strings]")) {
+    for (const el of tpl.content.querySelectorAll("[data-k]")) STR[el.dataset.k] = el.textContent.trim();
+  }
+  for (const script of scope.querySelectorAll('script[type="application/json"][data-strings]')) {
+    try {
+      Object.assign(STR, JSON.parse(script.textContent));
+    } catch {
+      /* a malformed block: its keys stay unknown */
+    }
+  }
+}
+
+function t(key, params = {}) {
+  const text = STR[key] ?? key;
+  return String(text).replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+/** Display names; a name held by several seats (the computer) gets its seat's number. */
+const NAMES = (() => {
+  const names = Array.isArray(DATA.names) ? DATA.names.slice() : [];
+  const count = {};
+  for (const n of names) count[n] = (count[n] || 0) + 1;
+  const seen = {};
+  return names.map((n) => {
+    if (count[n] < 2) return n;
+    seen[n] = (seen[n] || 0) + 1;
+    return t("name_n", { name: n, n: seen[n] });
+  });
+})();
+
+const nameOf = (seat) => (seat != null && NAMES[seat] != null ? NAMES[seat] : t("seat_n", { n: Number(seat) + 1 }));
+
+// ------------------------------------------------------------------------------ elements
+
+const $ = (id) => document.getElementById(id);
+const el = {
+  conn: $("table-conn"),
+  status: $("table-status"),
+  flash: $("table-flash"),
+  result: $("table-result"),
+  resultTitle: $("table-result-title"),
+  resultText: $("table-result-text"),
+  ranks: $("table-ranks"),
+  ratings: $("table-ratings"),
+  board: $("board-root"),
+  resign: $("table-resign"),
+  announce: $("table-announce"),
+  confirm: $("table-confirm"),
+  confirmText: $("table-confirm-text"),
+  confirmYes: $("table-confirm-yes"),
+  seats: [...Array(SEATS).keys()].map((s) => {
+    const card = $(`seat-${s}`);
+    return {
+      card,
+      name: card?.querySelector(".seat-name"),
+      turn: card?.querySelector(".seat-turn"),
+      score: card?.querySelector(".seat-score-value"),
+      clock: card?.querySelector(".seat-clock"),
+      extra: card?.querySelector(".seat-extra"),
+      rank: card?.querySelector(".seat-result"),
+    };
+  }),
+};
+el.seats.forEach((s, seat) => {
+  if (s.name) s.name.textContent = nameOf(seat);
+});
+
+// ------------------------------------------------------------------------------ state
+
+const S = {
+  msg: null, // the latest state message
+  version: -1,
+  offset: 0, // match time minus performance.now() / 1000, from server_now
+  pending: null, // {id, resolve, timer}
+  board: null,
+  statusText: "",
+  flashTimer: null,
+};
+
+const nowS = () => performance.now() / 1000 + S.offset;
+const header = () => (S.msg && S.msg.match) || {};
+const isActive = () => (header().status || DATA.status) === "active";
+
+/** The view the seat panels are drawn from: the seat's, or (several seats) the one to act. */
+function mainView() {
+  const m = S.msg;
+  if (!m) return null;
+  if (m.view) return m.view;
+  if (Array.isArray(m.views) && m.views.length) {
+    return m.views.find((v) => v && v.to_act != null && v.seat === v.to_act) || m.views[0];
+  }
+  return null;
+}
+
+// ------------------------------------------------------------------------------ messages
+
+function flash(text, kind = "error") {
+  if (!text) return;
+  el.flash.textContent = text;
+  el.flash.className = `table-flash table-flash--${kind}`;
+  el.flash.hidden = false;
+  clearTimeout(S.flashTimer);
+  S.flashTimer = setTimeout(() => {
+    el.flash.hidden = true;
+    el.flash.textContent = "";
+  }, 8000);
+}
+
+function clearFlash() {
+  clearTimeout(S.flashTimer);
+  el.flash.hidden = true;
+  el.flash.textContent = "";
+}
+
+let announceTimer = null;
+function announce(text) {
+  if (!text) return;
+  // Cleared first, so that the same words said twice are read twice.
+  el.announce.textContent = "";
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => {
+    el.announce.textContent = text;
+  }, 60);
+}
+
+function setStatus(text) {
+  S.statusText = text || "";
+  el.status.textContent = S.statusText;
+}
+
+// ------------------------------------------------------------------------------ websocket
+
+let ws = null;
+let retry = 0;
+let everConnected = false;
+let reconnectTimer = null;
+let lastRx = performance.now();
+
+function setConn(kind) {
+  el.conn.className = `conn conn-${kind}`;
+  el.conn.dataset.state = kind;
+  el.conn.querySelector(".conn-text").textContent = t(kind);
+  root.classList.toggle("is-offline", kind !== "live");
+}
+
+function wsUrl() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  return `${proto}://${location.host}/ws/matches/${MATCH_ID}/`;
+}
+
+function connect() {
+  clearTimeout(reconnectTimer);
+  reconnectTimer = null;
+  setConn(everConnected ? "reconnecting" : "connecting");
+  let sock;
+  try {
+    sock = new WebSocket(wsUrl());
+  } catch {
+    scheduleReconnect();
+    return;
+  }
+  ws = sock;
+  sock.onopen = () => {
+    retry = 0;
+    everConnected = true;
+    lastRx = performance.now();
+    setConn("live");
+    // The server sends a snapshot on connect.
+  };
+  sock.onmessage = (ev) => {
+    lastRx = performance.now();
+    let data;
+    try {
+      data = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    onMessage(data);
+  };
+  sock.onclose = (ev) => {
+    if (ws !== sock) return;
+    ws = null;
+    if (ev.code === 4404) flash(t("not_found"));
+    settlePending({ ok: false, code: "offline", message: t("err_offline") });
+    scheduleReconnect(ev.code === 4404 ? 15000 : 0);
+  };
+  sock.onerror = () => {
+    /* onclose follows */
+  };
+}
+
+function scheduleReconnect(minDelay = 0) {
+  if (reconnectTimer) return;
+  const base = Math.min(10000, 400 * 2 ** retry);
+  const delay = Math.max(minDelay, base * (0.75 + Math.random() * 0.5));
+  retry += 1;
+  setConn(retry > 4 ? "offline" : "reconnecting");
+  reconnectTimer = setTimeout(connect, delay);
+}
+
+const isOpen = () => ws && ws.readyState === WebSocket.OPEN;
+
+function sendRaw(obj) {
+  if (!isOpen()) return false;
+  ws.send(JSON.stringify(obj));
+  return true;
+}
+
+function sync() {
+  sendRaw({ type: "sync" });
+}
+
+// A quiet socket may be a dead one: ping it, and start over if even that goes unanswered.
+setInterval(() => {
+  if (!isOpen()) return;
+  const quiet = performance.now() - lastRx;
+  if (quiet > 45000) ws.close();
+  else if (quiet > 20000) sendRaw({ type: "ping" });
+}, 5000);
+
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) sync();
+});
+
+let idCounter = 0;
+const newId = () => `c${Date.now().toString(36)}${(idCounter += 1)}`;
+
+function settlePending(result) {
+  const p = S.pending;
+  if (!p) return;
+  S.pending = null;
+  clearTimeout(p.timer);
+  root.classList.remove("is-pending");
+  p.resolve(result);
+}
+
+/** Send one command (see the top of this file). */
+function send(action) {
+  return new Promise((resolve) => {
+    if (!isOpen()) {
+      const message = t("err_offline");
+      flash(message);
+      resolve({ ok: false, code: "offline", message });
+      return;
+    }
+    if (S.pending) {
+      const message = t("err_pending");
+      flash(message, "info");
+      resolve({ ok: false, code: "pending", message });
+      return;
+    }
+    const id = newId();
+    sendRaw({ type: "command", action, version: S.version, id });
+    root.classList.add("is-pending");
+    clearFlash();
+    S.pending = {
+      id,
+      resolve,
+      timer: setTimeout(() => {
+        settlePending({ ok: false, code: "timeout", message: t("err_timeout") });
+        flash(t("err_timeout"), "info");
+        sync();
+      }, 8000),
+    };
+  });
+}
+
+function onMessage(data) {
+  switch (data.type) {
+    case "state":
+      onState(data);
+      break;
+    case "result":
+      onResult(data);
+      break;
+    case "error":
+      flash(data.message || data.code);
+      break;
+    default:
+      break; // pong
+  }
+}
+
+function onResult(r) {
+  const mine = S.pending && r.id === S.pending.id;
+  if (!r.ok) flash(r.message || r.code);
+  if (typeof r.version === "number" && r.version > S.version) {
+    // "stale" and "late" come with a fresh snapshot; otherwise the broadcast of the move
+    // normally follows at once: ask only if it does not.
+    const want = r.version;
+    setTimeout(() => {
+      if (S.version < want) sync();
+    }, r.ok ? 800 : 300);
+  }
+  if (mine) settlePending(r);
+}
+
+function onState(m) {
+  if (typeof m.version === "number" && m.version < S.version) return; // an older message
+  S.msg = m;
+  if (typeof m.version === "number") S.version = m.version;
+  if (typeof m.server_now === "number") S.offset = m.server_now - performance.now() / 1000;
+  render();
+  updateBoard();
+}
+
+// ------------------------------------------------------------------------------ drawing
+
+function clockText(seconds) {
+  if (seconds == null || !Number.isFinite(seconds)) return "–:––";
+  const s = Math.max(0, Math.ceil(seconds - 1e-6));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
+
+/**
+ * A seat's time left now, or null when the view shows none. Two kinds of clock:
+ * `banks` (each seat's time; the running seat's counts down from `started`, or to
+ * `deadline`) and a single `deadline` for the seat to act.
+ */
+function seatTime(view, seat, now) {
+  const c = view && view.clock;
+  if (!c) return null;
+  const running = isActive() ? (c.running !== undefined ? c.running : view.to_act) : null;
+  if (Array.isArray(c.banks)) {
+    if (seat === running && c.deadline != null) return c.deadline - now;
+    if (seat === running && c.started != null) return c.banks[seat] - (now - c.started);
+    return c.banks[seat] ?? null;
+  }
+  if (c.deadline != null && seat === running) return c.deadline - now;
+  return null;
+}
+
+function renderClocks() {
+  const view = mainView();
+  const now = nowS();
+  const running = view && view.clock && isActive()
+    ? (view.clock.running !== undefined ? view.clock.running : view.to_act)
+    : null;
+  el.seats.forEach((s, seat) => {
+    if (!s.clock) return;
+    const left = seatTime(view, seat, now);
+    s.clock.textContent = clockText(left);
+    s.clock.classList.toggle("is-running", seat === running && left != null);
+    s.clock.classList.toggle("is-low", seat === running && left != null && left < 30);
+    s.clock.hidden = left == null;
+  });
+}
+
+const scoreOf = (view, seat) => {
+  for (const key of ["scores", "totals"]) {
+    if (view && Array.isArray(view[key]) && view[key][seat] != null) return view[key][seat];
+  }
+  return null;
+};
+
+function ranksOf(view) {
+  const r = view && view.result && view.result.ranks;
+  if (Array.isArray(r) && r.length === SEATS) return r;
+  const w = header().winner;
+  if (header().status === "finished" && w != null) return NAMES.map((_, s) => (s === w ? 1 : 2));
+  return null;
+}
+
+function render() {
+  const view = mainView();
+  const h = header();
+  const active = isActive();
+  root.dataset.status = h.status || DATA.status;
+  const toAct = active && view ? view.to_act : null;
+  const ranks = active ? null : ranksOf(view);
+  el.seats.forEach((s, seat) => {
+    if (!s.card) return;
+    const score = scoreOf(view, seat);
+    if (score != null) s.score.textContent = String(score);
+    s.card.classList.toggle("is-turn", toAct === seat);
+    if (s.turn) s.turn.hidden = toAct !== seat;
+    if (ranks && ranks[seat] != null) {
+      s.rank.textContent = t("rank", { rank: ranks[seat] });
+      s.rank.hidden = false;
+      s.card.classList.toggle("is-winner", ranks[seat] === 1);
+    } else {
+      s.rank.hidden = true;
+    }
+  });
+  renderClocks();
+  // The generic status line; the board may say more in its update().
+  if (!active) setStatus(t("st_over"));
+  else if (toAct != null && MY_SEATS.includes(toAct)) setStatus(t("st_your_turn"));
+  else if (toAct != null) setStatus(t("st_wait", { name: nameOf(toAct) }));
+  else setStatus("");
+  if (el.resign) el.resign.hidden = !active || !MY_SEATS.length;
+  renderResult(view, ranks);
+}
+
+/** The seat ranked last alone, or null. */
+function lastAlone(ranks) {
+  if (!ranks) return null;
+  const worst = Math.max(...ranks);
+  const seats = ranks.map((r, s) => (r === worst ? s : -1)).filter((s) => s >= 0);
+  return seats.length === 1 && worst > 1 ? seats[0] : null;
+}
+
+function renderResult(view, ranks) {
+  const h = header();
+  const status = h.status || DATA.status;
+  if (!S.msg || status === "active") {
+    el.result.hidden = true;
+    return;
+  }
+  let title;
+  let text = "";
+  if (status === "annulled") {
+    title = t("result_annulled");
+    text = h.annul_reason || t("reason_annulled");
+  } else if (status === "aborted") {
+    title = t("result_aborted");
+    text = t("reason_abort");
+  } else {
+    const winner = h.winner;
+    if (winner != null && ROLE === "player" && MY_SEATS.includes(winner)) title = t("result_you_win");
+    else if (winner != null) title = t("result_win", { name: nameOf(winner) });
+    else if (ranks && ranks.filter((r) => r === 1).length > 1) title = t("result_shared");
+    else title = t("result_over");
+    const loser = lastAlone(ranks);
+    const reason = h.reason || (view && view.result && view.result.reason) || "";
+    if (reason === "target" && winner != null) text = t("reason_target", { name: nameOf(winner) });
+    else if (reason === "time") text = loser != null ? t("reason_time", { name: nameOf(loser) }) : t("reason_time_any");
+    else if (reason === "resign") text = loser != null ? t("reason_resign", { name: nameOf(loser) }) : t("reason_resign_any");
+    else if (reason === "finished") text = t("reason_finished");
+  }
+  el.resultTitle.textContent = title;
+  el.resultText.textContent = text;
+  el.resultText.hidden = !text;
+  const rows = [];
+  if (ranks) {
+    const order = [...ranks.keys()].sort((a, b) => ranks[a] - ranks[b] || a - b);
+    for (const seat of order) {
+      const li = document.createElement("li");
+      const score = scoreOf(view, seat);
+      li.textContent = score != null
+        ? t("rank_line", { rank: ranks[seat], name: nameOf(seat), score })
+        : t("rank_line_noscore", { rank: ranks[seat], name: nameOf(seat) });
+      li.dataset.seat = String(seat);
+      li.className = `seat-${seat}${ranks[seat] === 1 ? " is-winner" : ""}`;
+      rows.push(li);
+    }
+  }
+  el.ranks.replaceChildren(...rows);
+  el.ranks.hidden = !rows.length;
+  const changes = Array.isArray(h.rating_changes) ? h.rating_changes : [];
+  el.ratings.replaceChildren(
+    ...changes.map((c) => {
+      const li = document.createElement("li");
+      const seat = (DATA.usernames || []).indexOf(c.user);
+      const delta = c.delta > 0 ? `+${c.delta}` : String(c.delta);
+      li.textContent = t("rating_change", { name: seat >= 0 ? nameOf(seat) : c.user, before: c.before, after: c.after, delta });
+      return li;
+    }),
+  );
+  el.ratings.hidden = !changes.length;
+  if (el.result.hidden) {
+    el.result.hidden = false;
+    announce(`${title}. ${text}`);
+  }
+}
+
+setInterval(renderClocks, 250);
+
+// ------------------------------------------------------------------------------ resign
+
+function confirmDialog(text, yes) {
+  return new Promise((resolve) => {
+    if (typeof el.confirm.showModal !== "function") {
+      resolve(false);
+      return;
+    }
+    el.confirmText.textContent = text;
+    el.confirmYes.textContent = yes;
+    el.confirm.returnValue = "";
+    el.confirm.addEventListener("close", () => resolve(el.confirm.returnValue === "yes"), { once: true });
+    el.confirm.showModal();
+  });
+}
+
+el.resign?.addEventListener("click", async () => {
+  if (!MY_SEATS.length || !isActive()) return;
+  const view = mainView();
+  const seat = view && MY_SEATS.includes(view.to_act) ? view.to_act : MY_SEATS[0];
+  const text = MY_SEATS.length > 1 ? t("confirm_resign_seat", { name: nameOf(seat) }) : t("confirm_resign");
+  if (await confirmDialog(text, t("yes_resign"))) send({ seat, type: "resign" });
+});
+
+// ------------------------------------------------------------------------------ the board
+
+const shell = {
+  matchId: MATCH_ID,
+  game: DATA.game,
+  seats: SEATS,
+  mySeats: MY_SEATS.slice(),
+  role: ROLE,
+  get state() {
+    return S.msg;
+  },
+  get version() {
+    return S.version;
+  },
+  send,
+  flash,
+  clearFlash,
+  t,
+  announce,
+  setStatus,
+  nameOf,
+  now: nowS,
+  sync,
+  seatSlot: (seat) => (el.seats[seat] ? el.seats[seat].extra : null),
+};
+
+function updateBoard() {
+  const m = S.msg;
+  if (!S.board || !m) return;
+  try {
+    S.board.update({
+      header: m.match,
+      view: m.view ?? null,
+      views: m.views ?? null,
+      mySeats: MY_SEATS.slice(),
+      serverNow: nowS(),
+      version: S.version,
+    });
+  } catch (err) {
+    console.error("board update failed", err);
+  }
+}
+
+loadStrings(el.board);
+import(DATA.board_module)
+  .then((mod) => {
+    S.board = mod.mount(el.board, shell);
+    updateBoard();
+  })
+  .catch((err) => {
+    console.error("board module failed", err);
+    flash(t("board_failed"));
+  });
+
+window.tablePage = {
+  get state() {
+    return S.msg;
+  },
+  get version() {
+    return S.version;
+  },
+  get pending() {
+    return S.pending != null;
+  },
+  get boardReady() {
+    return S.board != null;
+  },
+  mySeats: MY_SEATS.slice(),
+};
+
+connect();
