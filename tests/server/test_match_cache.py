@@ -237,7 +237,6 @@ def test_a_grace_period_gets_no_task_and_the_sweep_ends_it(players, monkeypatch,
 
 
 def test_a_started_clock_gets_its_task(players, monkeypatch) -> None:
-    from games import tasks
 
     scheduled: list[float] = []
     monkeypatch.setattr("games.services.schedule_deadline",
