@@ -78,11 +78,11 @@ def variant_label(plugin: GamePlugin, rules: dict[str, Any]) -> str:
         value = rules.get(convention.key, convention.default)
         if convention.fixed or value == convention.default:
             continue
-        if isinstance(value, bool):
-            shown = _("yes") if value else _("no")
+        if value is True:  # a convention switched on: its name says it
+            parts.append(str(_(convention.label)))
         else:
-            shown = str(value)
-        parts.append(f"{_(convention.label)}: {shown}")
+            shown = _("no") if value is False else str(value)
+            parts.append(f"{_(convention.label)}: {shown}")
     return " · ".join(parts) if parts else _("Standard rules")
 
 

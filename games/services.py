@@ -201,6 +201,10 @@ def _save(match: Match, plugin: GamePlugin, engine: GameState, version_before: i
     if match.version == version_before and not force:
         return True
     _chance_if_due(match, plugin, engine)
+    if unless_moved and engine.result is not None:
+        # A chance outcome ended the match (the re-roll of a game's last turn): results
+        # and ratings are written the locked way, so the caller does it all again there.
+        return False
     save_engine(match, engine)
     match.scores = plugin.scores(engine)
     result = engine.result

@@ -53,6 +53,7 @@ class DicePlugin(GamePlugin):
     # The board on the shared match page (templates/games/table.html).
     board_template = "games/dice/board.html"
     board_module = "games/dice/board.js"
+    rules_template = "games/dice/rules.html"
 
     # -- table conventions ------------------------------------------------------
 
@@ -106,7 +107,11 @@ class DicePlugin(GamePlugin):
     # -- what a seat may see ----------------------------------------------------------
 
     def view(self, state: GameState, seat: int | None) -> JSON:
-        return _game(state).view(seat)
+        view = _game(state).view(seat)
+        if view["result"] is not None:
+            # Each seat's rank beside the points and rounds results: the match page shows it.
+            view["result"]["ranks"] = self.ranks(state)
+        return view
 
     def ranks(self, state: GameState) -> list[int] | None:
         """By points total (quick version: rounds won); equal share a rank; a player who

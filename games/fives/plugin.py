@@ -35,6 +35,7 @@ class FivesPlugin(GamePlugin):
     versionless = frozenset({"resign"})
     board_template = "games/fives/board.html"
     board_module = "games/fives/board.js"
+    rules_template = "games/fives/rules.html"
 
     # -- table conventions ------------------------------------------------------
 
