@@ -15,6 +15,7 @@ from games.engine.plugin import GamePlugin
 from games.spectacular_bid.plugin import SpectacularBid
 from games.spectacular_bid.rules import Range, Rules, RulesError
 
+from .history import display_name
 from .models import Match, Seek
 from .services import check_rules, do_create_match
 
@@ -227,14 +228,17 @@ def do_rematch(me: AbstractBaseUser, match: Match) -> Match | Seek:
 def open_seeks_for(me: AbstractBaseUser) -> dict[str, list[dict[str, object]]]:
     def row(seek: Seek) -> dict[str, object]:
         joined = [user.username for user in seek.joined.all()]
+        joined_names = [display_name(user) for user in seek.joined.all()]
         return {
             "id": seek.pk,
             "game": seek.game,
             "seats": seek.seats,
             "computer_seats": seek.computer_seats,
             "joined": joined,
+            "joined_names": joined_names,
             "free_seats": seek.seats - 1 - len(joined) - seek.computer_seats,
             "creator": seek.creator.username,
+            "creator_name": display_name(seek.creator),
             "opponent": seek.opponent.username if seek.opponent else None,
             "rated": seek.rated,
             "rules": seek.rules,
@@ -242,8 +246,9 @@ def open_seeks_for(me: AbstractBaseUser) -> dict[str, list[dict[str, object]]]:
             "seated": seek.creator_id == me.pk or me.username in joined,
         }
 
-    base = (Seek.objects.filter(status=Seek.Status.OPEN).select_related("creator", "opponent")
-            .prefetch_related("joined"))
+    base = (Seek.objects.filter(status=Seek.Status.OPEN)
+            .select_related("creator", "creator__profile", "opponent")
+            .prefetch_related("joined", "joined__profile"))
     return {
         "open": [row(s) for s in base.filter(opponent__isnull=True)[:50]],
         "challenges_to_me": [row(s) for s in base.filter(opponent=me)[:50]],

@@ -266,8 +266,8 @@
 
   function openSeekRow(seek) {
     var who = seek.mine
-      ? el("span", { className: "row__who", text: seek.creator + " (" + T.you + ")" })
-      : el("span", { className: "row__who", text: seek.creator });
+      ? el("span", { className: "row__who", text: (seek.creator_name || seek.creator) + " (" + T.you + ")" })
+      : el("span", { className: "row__who", text: seek.creator_name || seek.creator });
     var main = el("div", { className: "row__main" },
       [who, gameBadge(seek.game), kindBadge(seek.rated)].concat(rulesBadges(seek.rules, seek.game)));
     main.appendChild(seatsMeta(seek));
@@ -282,7 +282,7 @@
 
   function challengeToMeRow(seek) {
     var main = el("div", { className: "row__main" }, [
-      el("span", { className: "row__who", text: fmt(T.challenge_from, { name: seek.creator }) }),
+      el("span", { className: "row__who", text: fmt(T.challenge_from, { name: seek.creator_name || seek.creator }) }),
       kindBadge(seek.rated),
     ].concat(rulesBadges(seek.rules, seek.game)));
     var actions = el("div", { className: "row__actions" }, [

@@ -130,3 +130,45 @@ def test_replay_command_takes_every_format(tmp_path) -> None:
                              cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert run.returncode == 0, run.stderr
         assert registry.game(game).replayed_scores(json.loads(run.stdout)) == done.scores
+
+
+def test_a_one_device_game_is_practice_not_a_win_and_a_loss(client) -> None:
+    from django.test import Client
+
+    from games.history import HistoryFilter, history, player_stats
+    from games.lobby import do_one_device
+
+    (me,) = users("solo2")
+    match = do_one_device(me)
+    assert do_command(match.pk, me, {"action": {"seat": 1, "type": "resign"}}).ok
+    done = Match.objects.get(pk=match.pk)
+    assert done.status == Match.Status.FINISHED and not done.rated
+    assert list(MatchSeat.objects.filter(match=done).values_list("rank", flat=True)) == [
+        None, None]
+    stats = player_stats(me)
+    assert (stats["matches"], stats["practice"], stats["losses"], stats["streak"]) == (
+        0, 1, 0, "")
+    assert stats["wins_points"] + stats["wins_time"] + stats["wins_other"] == 0
+    for result in ("win", "loss"):
+        assert not history(HistoryFilter(player=me, result=result)).exists()
+    assert list(history(HistoryFilter(player=me, result="practice"))) == [done]
+    page = Client().get(f"/players/{me.username}/history/")
+    assert "one-device game" in page.content.decode()
+
+
+def test_display_names_are_shown_where_players_are_named() -> None:
+    from django.test import Client
+
+    from accounts.models import Profile
+
+    ann, bob = users("ann_dn", "bob_dn")
+    Profile.objects.filter(user=ann).update(display_name="Annie the Bold")
+    match = do_create_match(ann, bob, rated=False)
+    do_command(match.pk, bob, {"action": {"seat": 1, "type": "resign"}})
+    client = Client()
+    client.force_login(bob)
+    for url in ("/history/", f"/players/{bob.username}/", f"/matches/{match.pk}/",
+                f"/matches/{match.pk}/replay/"):
+        assert "Annie the Bold" in client.get(url).content.decode(), url
+    client.force_login(ann)
+    assert "Annie the Bold" in client.get("/").content.decode()  # the header
