@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils.translation import gettext_lazy
 
 from games import registry
 from games.engine.plugin import Convention, GamePlugin
@@ -16,30 +16,6 @@ from games.engine.plugin import Convention, GamePlugin
 from . import services
 from .history import decorate
 from .models import Match
-
-# The games' convention labels (plain English in the pure packages), marked here so that
-# makemessages finds them; the lobby shows them translated.
-CONVENTION_LABELS = (
-    gettext_noop("Starting points"),
-    gettext_noop("Time bank (s)"),
-    gettext_noop("Delay per decision (s)"),
-    gettext_noop("Lowest bid"),
-    gettext_noop("Raise step"),
-    gettext_noop("Jockey discount"),
-    gettext_noop("Cross"),
-    gettext_noop("Full record"),
-    gettext_noop("Time per player for the whole game (seconds)"),
-    gettext_noop("Game to (points)"),
-    gettext_noop("Players"),
-    gettext_noop("Double playable from both sides"),
-    gettext_noop("First move into a double"),
-    gettext_noop("Full fish"),
-    gettext_noop("Rule 13"),
-    gettext_noop("Bonuses for 6-6 and 0-0"),
-    gettext_noop("Rounds"),
-    gettext_noop("Quick version: rounds only, no point totals"),
-    gettext_noop("Seconds per decision"),
-)
 
 # What static/js/shell.js shows (a board brings its own strings in its template).
 # "{name}"-style placeholders are filled in by the script.

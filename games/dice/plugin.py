@@ -12,6 +12,7 @@ from games.engine.plugin import (
     RecordError,
     ReplayOutcome,
     RulesError,
+    gettext_noop,
 )
 from games.engine.protocol import JSON, GameState, Illegal
 
@@ -46,13 +47,14 @@ def _rules(rules: Any) -> Rules:
 
 class DicePlugin(GamePlugin):
     key = "dice"
-    name = "Five dice, five rounds"
+    name = gettext_noop("Five dice, five rounds")
     record_format = FORMAT
     seat_counts = (1, 2, 3, 4, 5, 6)
     versionless = frozenset({"resign"})
     # The board on the shared match page (templates/games/table.html).
     board_template = "games/dice/board.html"
     board_module = "games/dice/board.js"
+    replay_module = "games/dice/replay.js"
     rules_template = "games/dice/rules.html"
 
     # -- table conventions ------------------------------------------------------

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.plugin import Convention, RulesError
+from games.engine.plugin import Convention, RulesError, gettext_noop
 
 US = 1_000_000  # microseconds in a second
 
@@ -35,10 +35,10 @@ class Rules:
 STANDARD_RULES = Rules()
 
 CONVENTIONS: tuple[Convention, ...] = (
-    Convention("rounds", "Rounds", "int", STANDARD_ROUNDS, MIN_ROUNDS, MAX_ROUNDS,
+    Convention("rounds", gettext_noop("Rounds"), "int", STANDARD_ROUNDS, MIN_ROUNDS, MAX_ROUNDS,
                choices=ROUND_CHOICES),
-    Convention("quick", "Quick version: rounds only, no point totals", "bool", False),
-    Convention("decision_s", "Seconds per decision", "int", STANDARD_DECISION_S,
+    Convention("quick", gettext_noop("Quick version: rounds only, no point totals"), "bool", False),
+    Convention("decision_s", gettext_noop("Seconds per decision"), "int", STANDARD_DECISION_S,
                MIN_DECISION_S, MAX_DECISION_S),
 )
 

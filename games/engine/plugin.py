@@ -18,6 +18,13 @@ from typing import Any
 from .protocol import JSON, GameState
 
 
+def gettext_noop(text: str) -> str:
+    """Marks a game's English words (its name, its conventions' labels) for the translation
+    catalogue: ``makemessages`` finds the calls by this name. The text is returned as it
+    is; the Django side translates it where it is shown (``{% translate plugin.name %}``)."""
+    return text
+
+
 class RulesError(ValueError):
     """Table conventions that cannot make a game; the message names the convention and
     its range (shown to the user as a 400)."""
@@ -84,6 +91,11 @@ class GamePlugin(ABC):
     # by static/js/shell.js); None: the game has a page of its own (match.html).
     board_template: str | None = None
     board_module: str | None = None
+    # The replay viewer: a game with a module here (a static path exporting
+    # ``mount(element, viewer) -> {show(frame, index, data)}``) is replayed on the shared
+    # page (templates/games/replay_table.html, static/js/replay_shell.js); None: the
+    # Spectacular Bid viewer (templates/games/replay.html).
+    replay_module: str | None = None
 
     # -- table conventions ------------------------------------------------------
 

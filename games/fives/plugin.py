@@ -8,7 +8,14 @@ from typing import Any
 
 from games.dominoes.hidden import redeal_hidden
 from games.dominoes.tiles import TILE_COUNT, tile_name
-from games.engine.plugin import Convention, GamePlugin, LogEntry, RecordError, ReplayOutcome
+from games.engine.plugin import (
+    Convention,
+    GamePlugin,
+    LogEntry,
+    RecordError,
+    ReplayOutcome,
+    gettext_noop,
+)
 from games.engine.protocol import JSON, GameState, Illegal, Step
 
 from . import actions as A
@@ -29,12 +36,13 @@ def _rules(rules: Any, seats: int) -> Rules:
 
 class FivesPlugin(GamePlugin):
     key = "fives"
-    name = "Fives with the cross"
+    name = gettext_noop("Fives with the cross")
     record_format = record.FORMAT
     seat_counts = (2, 4)
     versionless = frozenset({"resign"})
     board_template = "games/fives/board.html"
     board_module = "games/fives/board.js"
+    replay_module = "games/fives/replay.js"
     rules_template = "games/fives/rules.html"
 
     # -- table conventions ------------------------------------------------------

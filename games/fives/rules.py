@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.plugin import Convention, RulesError
+from games.engine.plugin import Convention, RulesError, gettext_noop
 
 US = 1_000_000  # microseconds in a second
 
@@ -22,11 +22,11 @@ MIN_TIME_S = 1
 MAX_TIME_S = 86_400
 
 FIXED_OFF: dict[str, str] = {
-    "double_both_sides": "Double playable from both sides",
-    "first_move_into_double": "First move into a double",
-    "full_fish": "Full fish",
-    "rule_13": "Rule 13",
-    "bonus_66_00": "Bonuses for 6-6 and 0-0",
+    "double_both_sides": gettext_noop("Double playable from both sides"),
+    "first_move_into_double": gettext_noop("First move into a double"),
+    "full_fish": gettext_noop("Full fish"),
+    "rule_13": gettext_noop("Rule 13"),
+    "bonus_66_00": gettext_noop("Bonuses for 6-6 and 0-0"),
 }
 
 
@@ -56,12 +56,12 @@ DEFAULT_RULES = Rules()
 
 def conventions() -> list[Convention]:
     chosen = [
-        Convention("cross", "Cross", "bool", False),
-        Convention("full_record", "Full record", "bool", False),
-        Convention("time_s", "Time per player for the whole game (seconds)", "int",
+        Convention("cross", gettext_noop("Cross"), "bool", False),
+        Convention("full_record", gettext_noop("Full record"), "bool", False),
+        Convention("time_s", gettext_noop("Time per player for the whole game (seconds)"), "int",
                    DEFAULT_TIME_S, minimum=MIN_TIME_S, maximum=MAX_TIME_S),
-        Convention("target", "Game to (points)", "int", 250, choices=TARGETS),
-        Convention("players", "Players", "int", 2, choices=SEAT_COUNTS),
+        Convention("target", gettext_noop("Game to (points)"), "int", 250, choices=TARGETS),
+        Convention("players", gettext_noop("Players"), "int", 2, choices=SEAT_COUNTS),
     ]
     fixed = [Convention(key, label, "bool", False, fixed=True) for key, label in FIXED_OFF.items()]
     return chosen + fixed

@@ -16,6 +16,7 @@ from games.engine.plugin import (
     RecordError,
     ReplayOutcome,
     RulesError,
+    gettext_noop,
 )
 from games.engine.protocol import JSON, GameState, Illegal
 
@@ -34,7 +35,7 @@ def _engine(state: GameState) -> Engine:
 
 class SpectacularBid(GamePlugin):
     key = "spectacular-bid"
-    name = "Spectacular Bid"
+    name = gettext_noop("Spectacular Bid")
     record_format = record.FORMAT
     seat_counts = (2,)
     versionless = frozenset({"continue", "resign", "abort"})
@@ -42,12 +43,12 @@ class SpectacularBid(GamePlugin):
 
     def conventions(self) -> list[Convention]:
         return [
-            Convention("start_points", "Starting points", "int", 150, 5, 10000),
-            Convention("bank_s", "Time bank (s)", "float", 120, 0, 86400),
-            Convention("delay_s", "Delay per decision (s)", "float", 10, 0, 3600),
-            Convention("min_bid", "Lowest bid", "int", 15, 5, 10000),
-            Convention("bid_step", "Raise step", "int", 5, 5, 10000),
-            Convention("jockey_discount", "Jockey discount", "int", 15, 0, 10000),
+            Convention("start_points", gettext_noop("Starting points"), "int", 150, 5, 10000),
+            Convention("bank_s", gettext_noop("Time bank (s)"), "float", 120, 0, 86400),
+            Convention("delay_s", gettext_noop("Delay per decision (s)"), "float", 10, 0, 3600),
+            Convention("min_bid", gettext_noop("Lowest bid"), "int", 15, 5, 10000),
+            Convention("bid_step", gettext_noop("Raise step"), "int", 5, 5, 10000),
+            Convention("jockey_discount", gettext_noop("Jockey discount"), "int", 15, 0, 10000),
         ]
 
     def parse_rules(self, data: Any, seats: int) -> Rules:
