@@ -282,7 +282,8 @@ def check_replay(played: Played, doc: dict[str, Any]) -> None:
 # ---------------------------------------------------------------------------- tests
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_matches_keep_the_invariants_and_replay_exactly(data: st.DataObject) -> None:
     played = play_match(data)
