@@ -2,7 +2,7 @@
 
 - The board: after every placement of random hands, the counting-ends sum, the open places,
   ``open_count`` and ``open_values`` equal what an independent reading of the placed tiles
-  gives (computed here from the links alone, the spec's table in §3–§4); ``sum_after`` on an
+  gives (computed here from the links alone, the spec's table in §3 and §4); ``sum_after`` on an
   empty board equals the opening's own score for every tile.
 - A bank spent in one hand stays spent after the next deal (the bank is for the match).
 - A hand's summary names its winner; a one-device game reveals each seat in turn.
@@ -44,7 +44,7 @@ def occupied_ports(board: Board, tile: int) -> set[int]:
 
 
 def oracle(board: Board) -> tuple[int, set[tuple[int, int, int]]]:
-    """(counting-ends sum, open places) read afresh from the placed tiles (spec §3–§4)."""
+    """(counting-ends sum, open places) read afresh from the placed tiles (spec §3 and §4)."""
     total = 0
     places: set[tuple[int, int, int]] = set()
     for link in board.links:
