@@ -11,10 +11,12 @@ from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import registry
-from games.engine.plugin import RecordError
+from games.engine.plugin import GamePlugin, RecordError
 
 from .api import BadBody, json_methods, request_body
 from .history import HistoryFilter, decorate, history
@@ -77,12 +79,198 @@ def replay_page(request: HttpRequest, match_id: Any) -> HttpResponse:
     if match.status == Match.Status.ACTIVE:
         raise Http404(_("The replay is available once the match is over."))
     decorate([match])
-    return render(request, "games/replay.html", {"match": match,
-                                                 "frames_url": f"/api/matches/{match.pk}/frames"})
+    frames_url = f"/api/matches/{match.pk}/frames"
+    plugin = _plugin_or_none(match.game)
+    if plugin is None or not plugin.replay_module:
+        return render(request, "games/replay.html", {"match": match, "frames_url": frames_url})
+    shown = match.shown_seats  # type: ignore[attr-defined]
+    data = {
+        "mode": "match",
+        "match": str(match.pk),
+        "game": plugin.key,
+        "module": static(plugin.replay_module),
+        "frames_url": frames_url,
+        "names": [seat.name for seat in shown],
+        "status": match.status,
+        "winner": match.winner,
+        "reason": match.reason,
+        "ranks": [seat.rank for seat in shown],
+        "strings": _replay_strings([plugin]),
+    }
+    return render(request, "games/replay_table.html", {
+        "match": match, "game_name": _(plugin.name), "replay_data": data,
+    })
 
 
 def replay_upload_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/replay.html", {"match": None, "frames_url": ""})
+    """``/replay/``: the Spectacular Bid viewer, which hands a record of another format to
+    ``/replay/?viewer=table`` (the shared viewer, for every game with a replay module);
+    that one hands a Spectacular Bid record back. The file goes through sessionStorage."""
+    if request.GET.get("viewer") != "table":
+        return render(request, "games/replay.html", {"match": None, "frames_url": ""})
+    plugins = [p for p in registry.all_games() if p.replay_module]
+    data = {
+        "mode": "upload",
+        "formats": {p.record_format: {"game": p.key, "name": _(p.name),
+                                      "module": static(p.replay_module or "")}
+                    for p in plugins},
+        # Records the shared viewer does not draw go back to the page that does.
+        "elsewhere": {p.record_format: "/replay/"
+                      for p in registry.all_games() if not p.replay_module},
+        "max_bytes": MAX_UPLOAD_BYTES,
+        "strings": _replay_strings(plugins),
+    }
+    return render(request, "games/replay_table.html", {
+        "match": None, "game_name": "", "replay_data": data,
+        "game_names": [_(p.name) for p in plugins],
+    })
+
+
+def _plugin_or_none(game: str) -> GamePlugin | None:
+    try:
+        return registry.game(game)
+    except registry.UnknownGame:
+        return None
+
+
+def _replay_strings(plugins: list[GamePlugin]) -> dict[str, str]:
+    """What static/js/replay_shell.js and the games' replay modules show, translated."""
+    strings = {key: str(text) for key, text in REPLAY_STRINGS.items()}
+    for plugin in plugins:
+        strings.update({key: str(text)
+                        for key, text in REPLAY_GAME_STRINGS.get(plugin.key, {}).items()})
+    return strings
+
+
+# The shared replay viewer's strings (static/js/replay_shell.js). Keep every {placeholder}
+# as it is: the script fills it in.
+REPLAY_STRINGS = {
+    "step": gettext_lazy("{n} / {total}"),
+    "play": gettext_lazy("Play"),
+    "pause": gettext_lazy("Pause"),
+    "seat_n": gettext_lazy("Seat {n}"),
+    # Translators: a name several seats share (the computer), with the seat's number.
+    "name_n": gettext_lazy("{name} {n}"),
+    "delta_up": gettext_lazy("+{n}"),
+    "delta_down": gettext_lazy("−{n}"),  # noqa: RUF001 - a minus sign
+    "rank_n": gettext_lazy("Rank {rank}"),
+    "result_annulled": gettext_lazy("Annulled: no result"),
+    "result_aborted": gettext_lazy("Aborted: no result"),
+    "result_win": gettext_lazy("{name} wins"),
+    "result_shared": gettext_lazy("Shared first place"),
+    "result_none": gettext_lazy("The record ends before the game does."),
+    "no_frames": gettext_lazy("This match has no moves to replay."),
+    "record_error": gettext_lazy(
+        "The record stops at an illegal action (action {index}): {reason}. "
+        "Everything before it is shown."),
+    "record_error_hand": gettext_lazy(
+        "The record stops at an illegal action (hand {hand}, action {index}): {reason}. "
+        "Everything before it is shown."),
+    "reading": gettext_lazy("Reading the file…"),
+    "too_large": gettext_lazy("That file is too large for a match record."),
+    "load_error": gettext_lazy("The replay could not be loaded. Reload the page to try again."),
+    "network_error": gettext_lazy(
+        "The server could not be reached. Check your connection and try again."),
+    "module_error": gettext_lazy("The replay could not be drawn: reload the page."),
+    "handoff": gettext_lazy("Opening the record in its viewer…"),
+}
+
+# Each game's replay module (games/<game>/static/games/<game>/replay.js), by game key.
+REPLAY_GAME_STRINGS: dict[str, dict[str, Any]] = {
+    "fives": {
+        "f_hand": gettext_lazy("Hand {n}"),
+        "f_lead": gettext_lazy("{name} leads {tile}"),
+        "f_play": gettext_lazy("{name} plays {tile} on {target}"),
+        "f_points": gettext_lazy("+{points}"),
+        "f_draw": gettext_lazy("{name} draws a tile"),
+        "f_pass": gettext_lazy("{name} passes"),
+        "f_forced_pass": gettext_lazy("{name} cannot play: a pass"),
+        "f_resign": gettext_lazy("{name} resigns"),
+        "f_flag": gettext_lazy("{name} runs out of time"),
+        "f_unknown": gettext_lazy("{name}: {type}"),
+        "f_hand_over": gettext_lazy("End of hand {n}: {what}"),
+        "f_end_domino": gettext_lazy("{name} played out (domino) and scores {bonus}."),
+        "f_end_domino_zero": gettext_lazy(
+            "{name} played out (domino); the other hands are worth nothing."),
+        "f_end_fish": gettext_lazy("Fish: {name} holds the fewest pips and scores {bonus}."),
+        "f_end_fish_tie": gettext_lazy("Fish: the fewest pips are shared, no bonus."),
+        "f_end_game_over": gettext_lazy("The game ended during this hand."),
+        "f_end_running": gettext_lazy("Not finished"),
+        "f_target": gettext_lazy("Game to"),
+        "f_cross_on": gettext_lazy("Cross"),
+        "f_cross_off": gettext_lazy("No cross"),
+        "f_bazaar": gettext_lazy("Bazaar"),
+        "f_ends": gettext_lazy("Ends"),
+        "f_ends_title": gettext_lazy("The sum of the counting ends: a multiple of 5 scores."),
+        "f_tiles_n": gettext_lazy("{n} tiles"),
+        "f_tiles_one": gettext_lazy("1 tile"),
+        "f_pips": gettext_lazy("{n} pips"),
+        "f_pips_one": gettext_lazy("1 pip"),
+        "f_no_tiles": gettext_lazy("none"),
+        "f_revealed": gettext_lazy("The tiles left in each hand"),
+        "f_hands": gettext_lazy("Hands"),
+        "f_seats": gettext_lazy("Players"),
+        "f_bank": gettext_lazy("Time left in the bank"),
+        "f_result_target": gettext_lazy("{name} reached the target score and wins"),
+        "f_result_time": gettext_lazy("{name} wins: {loser} ran out of time"),
+        "f_result_resign": gettext_lazy("{name} wins: {loser} resigned"),
+        "f_result_other": gettext_lazy("{name} wins"),
+        "f_result_none": gettext_lazy("No winner"),
+        # The drawings' screen-reader labels (static/js/board.js), as on the table page.
+        "lbl_board": gettext_lazy("Board: {n} tiles, ends count {sum}"),
+        "lbl_board_one": gettext_lazy("Board: {n} tile, ends count {sum}"),
+        "lbl_board_empty": gettext_lazy("Board: empty"),
+        "lbl_tile": gettext_lazy("tile {tile}"),
+        "lbl_tile_spinner": gettext_lazy("{label} (cross)"),
+        "lbl_tile_last": gettext_lazy("{label} (last played)"),
+        "lbl_place": gettext_lazy("play on tile {target}, {port} (matches {value})"),
+        "lbl_opening": gettext_lazy("lead with this tile"),
+        "lbl_hand": gettext_lazy("Hand: {n} tiles"),
+        "lbl_hand_one": gettext_lazy("Hand: {n} tile"),
+    },
+    "dice": {
+        "d_round": gettext_lazy("Round {n}"),
+        "d_order": gettext_lazy("Order of play"),
+        "d_order_roll": gettext_lazy("{name} rolls {die} for the order of play"),
+        "d_roll": gettext_lazy("{name} rolls {dice}: {combo}, {score}"),
+        "d_stand": gettext_lazy("{name} stands: {score} recorded"),
+        "d_stand_forced": gettext_lazy("{name} ran out of time and stands: {score} recorded"),
+        "d_improve": gettext_lazy("{name} keeps {keep} and rolls {dice}: {score} recorded"),
+        "d_resign": gettext_lazy("{name} resigns"),
+        "d_unknown": gettext_lazy("{name}: {type}"),
+        "d_keep_nothing": gettext_lazy("nothing"),
+        "d_die": gettext_lazy("Die: {value}"),
+        "d_first": gettext_lazy("First roll: {combo}, {score}"),
+        "d_second": gettext_lazy("Re-roll: {score}"),
+        "d_fell_back": gettext_lazy(
+            "The re-roll scored no more than the first roll: {score} recorded."),
+        "d_recorded": gettext_lazy("Recorded: {score}"),
+        "d_combo": gettext_lazy("{combo}: {score}"),
+        "d_table": gettext_lazy("The dice"),
+        "d_sheet": gettext_lazy("Score sheet"),
+        "d_sheet_round": gettext_lazy("Round"),
+        "d_sheet_points": gettext_lazy("Points"),
+        "d_sheet_rounds_won": gettext_lazy("Rounds won"),
+        "d_sheet_tie": gettext_lazy("tie"),
+        "d_sheet_won": gettext_lazy("won the round"),
+        "d_c_pair": gettext_lazy("Pair"),
+        "d_c_two_pairs": gettext_lazy("Two pairs"),
+        "d_c_set": gettext_lazy("Three of a kind"),
+        "d_c_full_house": gettext_lazy("Full house"),
+        "d_c_four": gettext_lazy("Four of a kind"),
+        "d_c_five": gettext_lazy("Five of a kind"),
+        "d_c_small_straight": gettext_lazy("Small straight"),
+        "d_c_large_straight": gettext_lazy("Large straight"),
+        "d_c_nothing": gettext_lazy("Nothing"),
+        "d_result_points": gettext_lazy("On points: {name}, {score}"),
+        "d_result_points_tie": gettext_lazy("On points: a tie at {score}"),
+        "d_result_rounds": gettext_lazy("On rounds: {name}, {n} won"),
+        "d_result_rounds_tie": gettext_lazy("On rounds: a tie"),
+        "d_result_absolute": gettext_lazy("Absolute victory: {name} wins on points and on rounds!"),
+        "d_result_solo": gettext_lazy("Total: {score} points"),
+        "d_result_resigned": gettext_lazy("The game ended with a resignation."),
+    },
+}
 
 
 @json_methods(["GET"])

@@ -476,11 +476,45 @@ async function upload(file) {
   }
   el.loading.hidden = false;
   el.loading.textContent = t("reading");
+  const body = await file.text();
+  if (handOff(body, file.name)) return;
   await showFrom("/api/replay", async () => ({
     method: "POST",
     headers: { "Content-Type": "application/json", "X-CSRFToken": cookie("csrftoken") },
-    body: await file.text(),
+    body,
   }));
+}
+
+// A record of another game goes to the shared viewer (static/js/replay_shell.js), which
+// sends Spectacular Bid records here: the file's text travels in sessionStorage.
+const HANDOFF = "replay.pending";
+
+function handOff(text, name) {
+  let format = null;
+  try {
+    format = JSON.parse(text)?.format;
+  } catch {
+    return false; // not JSON: the server says what is wrong with it
+  }
+  if (typeof format !== "string" || format === "spectacular-bid/1") return false;
+  try {
+    sessionStorage.setItem(HANDOFF, JSON.stringify({ name, text }));
+  } catch {
+    /* no room: the file is picked again there */
+  }
+  location.assign("/replay/?viewer=table");
+  return true;
+}
+
+function takePending() {
+  try {
+    const raw = sessionStorage.getItem(HANDOFF);
+    sessionStorage.removeItem(HANDOFF);
+    const pending = raw ? JSON.parse(raw) : null;
+    return pending && typeof pending.text === "string" ? pending : null;
+  } catch {
+    return null;
+  }
 }
 
 if (el.root.dataset.framesUrl) {
@@ -504,5 +538,10 @@ if (el.root.dataset.framesUrl) {
       if (file) el.fileName.textContent = file.name;
       upload(file);
     });
+  }
+  const pending = takePending();
+  if (pending) {
+    el.fileName.textContent = pending.name || "";
+    upload(new File([pending.text], pending.name || "record.json", { type: "application/json" }));
   }
 }

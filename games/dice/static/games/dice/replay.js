@@ -150,11 +150,11 @@ export function mount(element, viewer) {
         line = `${t("d_first", { combo: combo(turn.combination), score: turn.first })} · ${t("d_second", { score: turn.second })} · ${t("d_recorded", { score: turn.recorded })}`;
       } else {
         big = turn.dice.map((v) => die(v));
-        line = a.type === "roll" ? `${combo(turn.combination)}: ${turn.first}` : t("d_recorded", { score: turn.recorded ?? a.score });
+        line = a.type === "roll" ? t("d_combo", { combo: combo(turn.combination), score: turn.first })
+          : t("d_recorded", { score: turn.recorded ?? a.score });
       }
     }
     diceRow.replaceChildren(...big);
-    diceRow.setAttribute("aria-label", diceText(big.map((d) => d.dataset.value)));
     first.replaceChildren(...small);
     first.hidden = small.length === 0;
     comboLine.textContent = line;

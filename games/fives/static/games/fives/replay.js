@@ -269,7 +269,7 @@ export function mount(element, viewer) {
           s.tiles.replaceChildren(node("span", "rf-seat__none muted small", t("f_no_tiles")));
         }
         const pips = summary && Array.isArray(summary.pips) ? summary.pips[seat] : null;
-        s.pips.textContent = pips == null ? "" : t("f_pips", { n: pips });
+        s.pips.textContent = pips == null ? "" : pips === 1 ? t("f_pips_one") : t("f_pips", { n: pips });
       } else {
         s.tiles.replaceChildren();
         s.pips.textContent = "";
