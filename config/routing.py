@@ -7,10 +7,12 @@ from django.urls import path
 
 from games.consumers import MatchConsumer
 from games.ws_auth import websocket_auth
+from tournaments.consumers import NotificationConsumer
 
 
 def build_application(http_app: Any) -> ProtocolTypeRouter:
     websocket_routes = URLRouter([
         path("ws/matches/<uuid:match_id>/", MatchConsumer.as_asgi()),
+        path("ws/notifications/", NotificationConsumer.as_asgi()),
     ])
     return ProtocolTypeRouter({"http": http_app, "websocket": websocket_auth(websocket_routes)})

@@ -9,5 +9,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("account/", account_views.account, name="account"),
     path("", include("ratings.urls")),
+    path("", include("tournaments.urls")),  # before games.urls: its catch-all /api/
     path("", include("games.urls")),
 ]

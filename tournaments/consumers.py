@@ -1,0 +1,62 @@
+"""The notification websocket ``/ws/notifications/``: every logged-in page joins it.
+
+Authenticated as the match sockets are (``games/ws_auth.py``: the session from the
+page's own origin, or a token). On connect it sends the tournament matches the player
+has to play now, then each new one as its round starts (``tournaments/notify.py``).
+Server to client: ``{"type": "tournament_match" | "tournament_bye", ...}``; client to
+server: ``{"type": "ping"}`` only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from accounts.credentials import REVOKED_CLOSE_CODE, credential_group
+
+from .notify import pending_for, user_group
+
+MAX_MESSAGE_BYTES = 256
+
+
+class NotificationConsumer(AsyncWebsocketConsumer):
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        self.groups_joined = []
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        for name in (user_group(user.pk), credential_group(self.scope)):
+            if name is not None:  # logging out or revoking the token closes this socket
+                await self.channel_layer.group_add(name, self.channel_name)
+                self.groups_joined.append(name)
+        await self.accept()
+        for notice in await database_sync_to_async(pending_for)(user.pk):
+            await self.send_json(notice)
+
+    async def disconnect(self, code: int) -> None:
+        for name in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(name, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is not None and len(text_data) <= MAX_MESSAGE_BYTES:
+            try:
+                data = orjson.loads(text_data)
+            except ValueError:
+                data = None
+            if isinstance(data, dict) and data.get("type") == "ping":
+                await self.send_json({"type": "pong"})
+
+    async def send_json(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=orjson.dumps(data).decode())
+
+    async def tournament_notice(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["notice"])
+
+    async def credential_revoked(self, event: dict[str, Any]) -> None:
+        await self.close(code=REVOKED_CLOSE_CODE)

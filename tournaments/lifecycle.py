@@ -1,0 +1,133 @@
+"""The server carries every tournament through its rounds, with nobody watching.
+
+``do_tick`` runs every second (Celery beat, ``tournaments.tasks.tick``): it starts the
+tournaments whose start time has come, starts each round once the time between rounds
+has passed, records the results of the matches that ended (the next round is paired the
+moment the last one of a round ends), and forfeits a player who has not made a first
+move within the tournament's no-show period from first having one to make.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Match, MatchEvent
+from games.services import do_forfeit
+from games.store import load_engine, plugin_of
+
+from . import rounds
+from .models import Round, Tournament, TournamentGame
+
+log = logging.getLogger(__name__)
+
+State = TournamentGame.State
+NOT_A_MOVE = frozenset({"resign", "abort"})
+
+
+def do_tick(now: datetime | None = None) -> int:
+    """One pass over every tournament that may have something to do; returns how many
+    were looked at."""
+    now = now or timezone.now()
+    due = list(Tournament.objects.filter(status=Tournament.Status.REGISTRATION,
+                                         starts_at__lte=now).values_list("pk", flat=True))
+    running = list(Tournament.objects.filter(status=Tournament.Status.RUNNING)
+                   .values_list("pk", flat=True))
+    for tournament_id in due + running:
+        try:
+            advance(tournament_id, now)
+        except Exception:  # one broken tournament must not stop the others
+            log.exception("tournament %s could not advance", tournament_id)
+    return len(due) + len(running)
+
+
+def advance(tournament_id: Any, now: datetime | None = None) -> None:
+    """Everything that is due for one tournament, under its row's lock."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament is None:
+            return
+        if tournament.status == Tournament.Status.REGISTRATION:
+            if tournament.starts_at <= now:
+                rounds.start(tournament, now)
+            return
+        if tournament.status != Tournament.Status.RUNNING:
+            return
+        record_finished(tournament, now)
+        if tournament.status != Tournament.Status.RUNNING or tournament.paused:
+            return
+        forfeit_no_shows(tournament, now)
+        record_finished(tournament, now)
+        for round_ in tournament.round_set.filter(status=Round.Status.PAIRED,
+                                                  starts_at__lte=now):
+            rounds.start_round(tournament, round_, now)
+
+
+def record_finished(tournament: Tournament, now: datetime) -> None:
+    """The matches of the running round that have ended: their results, then the round."""
+    ended = list(tournament.games.filter(state=State.PLAYING)
+                 .exclude(match__status=Match.Status.ACTIVE)
+                 .select_related("match", "round"))
+    for row in ended:
+        if row.match is None:
+            continue
+        rounds.record(tournament, row, row.match)
+    if ended:
+        rounds.touch(tournament)
+    for round_ in tournament.round_set.filter(status=Round.Status.RUNNING):
+        if tournament.status == Tournament.Status.RUNNING:
+            rounds.close_round_if_done(tournament, round_, now)
+
+
+def forfeit_no_shows(tournament: Tournament, now: datetime) -> None:
+    waiting = list(tournament.games.filter(state=State.PLAYING, match__status="active")
+                   .exclude(moved0=True, moved1=True).select_related("match", "round"))
+    for row in waiting:
+        _check_no_show(tournament, row, now)
+
+
+def _check_no_show(tournament: Tournament, row: TournamentGame, now: datetime) -> None:
+    match = row.match
+    if match is None:
+        return
+    moved = {seat for seat, payload in MatchEvent.objects.filter(
+        match=match, kind=MatchEvent.Kind.ACTION).values_list("seat", "payload")
+        if not (isinstance(payload, dict) and payload.get("type") in NOT_A_MOVE)}
+    changed = []
+    for seat in (0, 1):
+        if seat in moved and not getattr(row, f"moved{seat}"):
+            setattr(row, f"moved{seat}", True)
+            changed.append(f"moved{seat}")
+        elif (seat not in moved and getattr(row, f"due{seat}_at") is None
+              and _is_due(match, seat)):
+            # A player's period runs from when they first have something to do, so a
+            # second player is not caught by the first one's slowness.
+            setattr(row, f"due{seat}_at", now)
+            changed.append(f"due{seat}_at")
+    if changed:
+        row.save(update_fields=changed)
+    period = timedelta(seconds=tournament.no_show_s)
+    absent = [seat for seat in (0, 1) if seat not in moved
+              and (due := getattr(row, f"due{seat}_at")) is not None and now - due >= period]
+    if len(absent) == 2:
+        rounds.double_forfeit(tournament, row,
+                              _("Neither player made a first move in time."))
+    elif len(absent) == 1:
+        do_forfeit(match.pk, absent[0], now_wall=now.timestamp())
+        match.refresh_from_db()
+        rounds.record(tournament, row, match)
+
+
+def _is_due(match: Match, seat: int) -> bool:
+    """The seat has something to do now (a move, a bid, a Continue): the game's view
+    lists its legal actions."""
+    plugin = plugin_of(match)
+    view = plugin.view(load_engine(match), seat)
+    legal = view.get("legal") or []
+    return any(isinstance(a, dict) and a.get("type") not in NOT_A_MOVE for a in legal)

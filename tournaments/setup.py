@@ -1,0 +1,146 @@
+"""A new tournament's settings, read strictly from a request: each bad value is refused
+with a message that names it and its range, and nothing is created."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import registry
+from games.lobby import LobbyError, check_table_rules
+
+from .errors import Refused
+from .models import Tournament
+
+Format = Tournament.Format
+
+FIELDS = frozenset({
+    "name", "format", "game", "rules", "rated", "starts_at", "registration_deadline",
+    "min_players", "max_players", "members_only", "round_gap_s", "no_show_s", "rounds",
+    "double", "third_place",
+})
+FORMAT_ONLY = {"rounds": Format.SWISS, "double": Format.ROUND_ROBIN,
+               "third_place": Format.KNOCKOUT}
+NAME_MIN, NAME_MAX = 3, 80
+MAX_PLAYERS = {Format.ROUND_ROBIN: 24, Format.SWISS: 128, Format.KNOCKOUT: 128}
+MAX_SWISS_ROUNDS = 20
+ROUND_GAP_MAX_S = 86_400
+NO_SHOW_MIN_S, NO_SHOW_MAX_S = 10, 3600
+DEFAULTS: dict[str, Any] = {"rated": True, "members_only": True, "min_players": 2,
+                            "max_players": 16, "round_gap_s": 30, "no_show_s": 60,
+                            "double": False, "third_place": False}
+
+
+def two_player_games() -> list[Any]:
+    """The registry's games that two can play: each can be a tournament's game."""
+    return [plugin for plugin in registry.all_games() if 2 in plugin.seat_counts]
+
+
+def _whole(data: dict[str, Any], name: str, low: int, high: int) -> int:
+    value = data.get(name, DEFAULTS.get(name))
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Refused(_("'%(name)s' must be a whole number from %(low)s to %(high)s.")
+                      % {"name": name, "low": low, "high": high})
+    return value
+
+
+def _flag(data: dict[str, Any], name: str) -> bool:
+    value = data.get(name, DEFAULTS.get(name))
+    if not isinstance(value, bool):
+        raise Refused(_("'%(name)s' must be true or false.") % {"name": name})
+    return value
+
+
+def parse_time(value: Any, name: str) -> datetime:
+    """An ISO 8601 date and time; without an offset it is UTC."""
+    parsed = None
+    if isinstance(value, str) and "\x00" not in value:
+        try:
+            parsed = parse_datetime(value.strip())
+        except ValueError:
+            parsed = None
+    if parsed is None:
+        raise Refused(_("'%(name)s' must be a date and time like 2030-05-01T18:00:00Z.")
+                      % {"name": name})
+    if timezone.is_naive(parsed):
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed
+
+
+def check_settings(data: dict[str, Any], now: datetime | None = None) -> dict[str, Any]:
+    """The model fields of a new tournament, or Refused."""
+    now = now or timezone.now()
+    unknown = sorted(set(data) - FIELDS)
+    if unknown:
+        raise Refused(_("Unknown field %(field)s: use %(known)s.")
+                      % {"field": repr(unknown[0]), "known": ", ".join(sorted(FIELDS))})
+    name = data.get("name")
+    if not isinstance(name, str) or not NAME_MIN <= len(" ".join(name.split())) <= NAME_MAX \
+            or "\x00" in name:
+        raise Refused(_("'name' must be text of %(low)s to %(high)s characters.")
+                      % {"low": NAME_MIN, "high": NAME_MAX})
+    kind = data.get("format")
+    if kind not in Format.values:
+        raise Refused(_("'format' must be one of %(values)s.")
+                      % {"values": ", ".join(Format.values)})
+    for field, only in FORMAT_ONLY.items():
+        value = data.get(field)
+        unused = value is None or (value is False and field != "rounds")
+        if not unused and kind != only:
+            raise Refused(_("'%(field)s' is a setting of a %(format)s only.")
+                          % {"field": field, "format": Format(only).label})
+    game = data.get("game")
+    keys = [plugin.key for plugin in two_player_games()]
+    if game not in keys:
+        raise Refused(_("'game' must be one of %(keys)s.") % {"keys": ", ".join(keys)})
+    rated = _flag(data, "rated")
+    rules = data.get("rules")
+    if rules is not None and not isinstance(rules, dict):
+        raise Refused(_("'rules' must be an object of the game's table conventions, or null."))
+    try:
+        table = check_table_rules(rated, rules, game, 2)
+    except LobbyError as exc:
+        raise Refused(str(exc)) from None
+    starts_at = parse_time(data.get("starts_at"), "starts_at")
+    if starts_at <= now:
+        raise Refused(_("The start time is in the past: choose a time to come."))
+    deadline = starts_at
+    if data.get("registration_deadline") not in (None, ""):
+        deadline = parse_time(data["registration_deadline"], "registration_deadline")
+        if deadline <= now:
+            raise Refused(_("The registration deadline is in the past."))
+        if deadline > starts_at:
+            raise Refused(_("The registration deadline must not be after the start time."))
+    highest = MAX_PLAYERS[Format(kind)]
+    min_players = _whole(data, "min_players", 2, highest)
+    max_players = _whole(data, "max_players", 2, highest)
+    if min_players > max_players:
+        raise Refused(_("The minimum number of players is above the maximum."))
+    fields: dict[str, Any] = {
+        "name": " ".join(name.split()), "format": kind, "game": game, "rules": table,
+        "rated": rated, "starts_at": starts_at, "registration_deadline": deadline,
+        "min_players": min_players, "max_players": max_players,
+        "members_only": _flag(data, "members_only"),
+        "round_gap_s": _whole(data, "round_gap_s", 0, ROUND_GAP_MAX_S),
+        "no_show_s": _whole(data, "no_show_s", NO_SHOW_MIN_S, NO_SHOW_MAX_S),
+    }
+    if kind == Format.SWISS:
+        if data.get("rounds") is None:
+            raise Refused(_("A Swiss needs its number of rounds ('rounds')."))
+        rounds = _whole(data, "rounds", 1, MAX_SWISS_ROUNDS)
+        if rounds >= max_players:
+            raise Refused(ngettext("A Swiss of at most %(n)s players can have at most %(m)s "
+                                   "round.", "A Swiss of at most %(n)s players can have at "
+                                   "most %(m)s rounds.", max_players - 1)
+                          % {"n": max_players, "m": max_players - 1})
+        fields["rounds"] = rounds
+    elif kind == Format.ROUND_ROBIN:
+        fields["double"] = _flag(data, "double")
+    else:
+        fields["third_place"] = _flag(data, "third_place")
+    return fields

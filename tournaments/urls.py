@@ -1,0 +1,37 @@
+from django.urls import path
+
+from . import api, views
+
+urlpatterns = [
+    path("clubs/", views.club_list, name="clubs"),
+    path("clubs/<int:club_id>/", views.club_page, name="club"),
+    path("clubs/<int:club_id>/join/<str:code>/", views.club_invite_page, name="club_invite"),
+    path("tournaments/<int:tournament_id>/", views.tournament_page, name="tournament"),
+    path("tournaments/<int:tournament_id>/live/", views.tournament_live, name="tournament_live"),
+    path("tournaments/<int:tournament_id>/standings.csv", views.standings_csv,
+         name="tournament_csv"),
+    path("tournaments/<int:tournament_id>/tournament.trf", views.swiss_trf,
+         name="tournament_trf"),
+    path("api/clubs", api.club_list),
+    path("api/clubs/<int:club_id>", api.club),
+    path("api/clubs/<int:club_id>/join", api.club_join),
+    path("api/clubs/<int:club_id>/leave", api.club_leave),
+    path("api/clubs/<int:club_id>/requests/accept", api.club_accept),
+    path("api/clubs/<int:club_id>/requests/decline", api.club_decline),
+    path("api/clubs/<int:club_id>/members/remove", api.club_remove),
+    path("api/clubs/<int:club_id>/members/role", api.club_role),
+    path("api/clubs/<int:club_id>/invite", api.club_invite),
+    path("api/clubs/<int:club_id>/leaderboard", api.club_leaderboard),
+    path("api/clubs/<int:club_id>/tournaments", api.tournament_create),
+    path("api/tournaments", api.tournament_list),
+    path("api/tournaments/<int:tournament_id>", api.tournament),
+    path("api/tournaments/<int:tournament_id>/join", api.tournament_join),
+    path("api/tournaments/<int:tournament_id>/leave", api.tournament_leave),
+    path("api/tournaments/<int:tournament_id>/start", api.tournament_start),
+    path("api/tournaments/<int:tournament_id>/cancel", api.tournament_cancel),
+    path("api/tournaments/<int:tournament_id>/pause", api.tournament_pause),
+    path("api/tournaments/<int:tournament_id>/resume", api.tournament_resume),
+    path("api/tournaments/<int:tournament_id>/repair", api.tournament_repair),
+    path("api/tournaments/<int:tournament_id>/withdraw", api.tournament_withdraw),
+    path("api/tournaments/<int:tournament_id>/annul", api.tournament_annul),
+]
