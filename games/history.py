@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 
 from .models import Match, MatchSeat
 
@@ -79,55 +79,66 @@ def seat_rows(matches: list[Match]) -> dict[Any, list[MatchSeat]]:
 def player_stats(user: Any, game: str = "spectacular-bid") -> dict[str, Any]:
     """Matches, wins by points and on time, losses, average points won, current streak,
     for one game; one-device games are counted apart (``practice``) and nowhere else.
-    (The player's rating is the ratings app's: ``ratings/views.py``.)"""
-    seats = (MatchSeat.objects
-             .filter(user=user, match__status=Match.Status.FINISHED, match__game=game)
-             .order_by("-match__finished_at", "match_id", "index")
-             .values_list("match_id", "match__one_device", "rank", "match__reason", "score",
-                          "match__rules"))
-    wins_points = wins_time = wins_other = losses = practice = 0
-    points_won = 0
-    streak = 0
-    streak_kind = ""
-    count = 0
-    seen: set[Any] = set()
-    for match_id, one_device, rank, reason, score, rules in seats.iterator():
-        if match_id in seen:
-            continue  # one person in several seats: one game
-        seen.add(match_id)
-        if one_device:
-            practice += 1
-            continue
-        count += 1
-        start = (rules or {}).get("start_points", 150) if game == "spectacular-bid" else 0
-        if score is not None:
-            points_won += score - start
-        won = rank == 1
-        if won:
-            if reason == "points":
-                wins_points += 1
-            elif reason == "time":
-                wins_time += 1
-            else:
-                wins_other += 1
-        elif rank is not None:
-            losses += 1
-        kind = "W" if won else ("L" if rank is not None else "")
-        if count == 1:
-            streak_kind = kind
-        if kind and kind == streak_kind and streak == count - 1:
-            streak += 1
+    (The player's rating is the ratings app's: ``ratings/views.py``.)
+
+    Counted by the database (a player may have thousands of matches); only the streak
+    reads rows, newest first, until it breaks.
+    """
+    from games import registry
+
+    finished = MatchSeat.objects.filter(user=user, match__status=Match.Status.FINISHED,
+                                        match__game=game)
+    practice = finished.filter(match__one_device=True).values("match").distinct().count()
+    played = finished.filter(match__one_device=False)
+    won = Q(rank=1)
+    totals = played.aggregate(
+        matches=Count("id"), score=Sum("score"),
+        wins_points=Count("id", filter=won & Q(match__reason="points")),
+        wins_time=Count("id", filter=won & Q(match__reason="time")),
+        wins_other=Count("id", filter=won & ~Q(match__reason__in=["points", "time"])),
+        losses=Count("id", filter=Q(rank__gt=1)))
+    count = totals["matches"]
+    try:
+        plugin = registry.game(game)
+    except registry.UnknownGame:
+        baseline = 0
+    else:  # what each match started from (Spectacular Bid's starting points), per variant
+        baseline = sum(plugin.score_baseline(row["match__rules"] or {}) * row["n"]
+                       for row in played.values("match__rules").annotate(n=Count("id")))
+    streak, streak_kind = _streak(played)
     return {
         "game": game,
         "matches": count,
         "practice": practice,
-        "wins_points": wins_points,
-        "wins_time": wins_time,
-        "wins_other": wins_other,
-        "losses": losses,
-        "average_points_won": round(points_won / count, 1) if count else 0,
+        "wins_points": totals["wins_points"],
+        "wins_time": totals["wins_time"],
+        "wins_other": totals["wins_other"],
+        "losses": totals["losses"],
+        "average_points_won": round(((totals["score"] or 0) - baseline) / count, 1)
+        if count else 0,
         "streak": f"{streak}{streak_kind}" if streak_kind else "",
     }
+
+
+def _streak(played: QuerySet[MatchSeat]) -> tuple[int, str]:
+    """The current run of wins ("W") or losses ("L"), newest match first."""
+    ranks = played.order_by("-match__finished_at", "-match_id").values_list("rank", flat=True)
+    streak, kind = 0, ""
+    start, size = 0, 32
+    while True:
+        # Pages with a LIMIT, not a server-side cursor: the planner then sorts the
+        # player's own rows instead of walking every match by date for the first few.
+        page = list(ranks[start:start + size])
+        for rank in page:
+            this = "" if rank is None else ("W" if rank == 1 else "L")
+            if streak == 0 and not kind:
+                kind = this
+            if not this or this != kind:
+                return streak, kind
+            streak += 1
+        if len(page) < size:
+            return streak, kind
+        start, size = start + size, size * 4
 
 
 @dataclass(frozen=True)

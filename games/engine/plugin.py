@@ -157,6 +157,11 @@ class GamePlugin(ABC):
         """Each seat's score or balance, for the match list and history."""
         return []
 
+    def score_baseline(self, rules: JSON) -> int:
+        """What each seat's score starts from under these (record-shaped) rules, so that
+        "points won" is the final score less it (Spectacular Bid's starting points)."""
+        return 0
+
     def replayed_scores(self, report: JSON) -> list[int] | None:
         """The scores in a replay report (``replay_document``), to compare with ``scores``."""
         scores = report.get("scores")

@@ -141,6 +141,10 @@ class SpectacularBid(GamePlugin):
             raise RecordError(str(exc)) from None
         return frames.frames(parsed)
 
+    def score_baseline(self, rules: JSON) -> int:
+        start = rules.get("start_points", Rules().start_points)
+        return int(start) if isinstance(start, int) else Rules().start_points
+
     def replayed_scores(self, report: JSON) -> list[int] | None:
         return list(report["balances"]) if "balances" in report else None
 

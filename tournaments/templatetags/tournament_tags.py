@@ -15,13 +15,34 @@ from tournaments.models import TournamentGame
 register = template.Library()
 
 
-@register.simple_tag
-def tournament_of(match: Any) -> SafeString | str:
+def _listed_matches(context: Any) -> list[Any]:
+    """The matches a page lists (a history page, a profile's recent ones) or shows."""
+    found: list[Any] = []
+    page = context.get("page")
+    found += list(getattr(page, "object_list", []) or [])
+    found += list(context.get("recent") or [])
+    if context.get("match") is not None:
+        found.append(context["match"])
+    return found
+
+
+@register.simple_tag(takes_context=True)
+def tournament_of(context: Any, match: Any) -> SafeString | str:
     pk = getattr(match, "pk", None)
     if pk is None:
         return ""
-    row = (TournamentGame.objects.filter(match_id=pk).select_related("tournament", "round")
-           .only("tournament__name", "tournament__id", "round__number").first())
+    # One query for every match the page lists, not one per row.
+    rows: dict[Any, Any] | None = context.render_context.get("tournament_of")
+    if rows is None or pk not in rows:
+        ids = {m.pk for m in _listed_matches(context) if getattr(m, "pk", None)} | {pk}
+        rows = {row.match_id: row for row in
+                TournamentGame.objects.filter(match_id__in=ids)
+                .select_related("tournament", "round")
+                .only("match_id", "tournament__name", "tournament__id", "round__number")}
+        for missing in ids - set(rows):
+            rows[missing] = None
+        context.render_context["tournament_of"] = rows
+    row = rows.get(pk)
     if row is None:
         return ""
     return format_html(
