@@ -31,7 +31,10 @@ MAX_MESSAGE_BYTES = 4096
 RATE_PER_S = 10.0  # sustained messages per second per connection
 BURST = 20.0
 MAX_DROPPED = 200  # a client that keeps flooding is disconnected
-REMEMBERED_IDS = 256  # the answers to a socket's latest command ids
+# The answers to a socket's latest command ids. A client resends on the same socket only
+# what it has just sent (a new socket starts afresh), so a few suffice; 256 for each of
+# hundreds of sockets was most of a web process's growth over a long run.
+REMEMBERED_IDS = 16
 # This process's open sockets per match (the event loop's thread only): when a match's
 # last one closes, its copy in ``match_cache`` goes too.
 _sockets: Counter[str] = Counter()
@@ -56,7 +59,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.tokens = BURST
         self.last_refill = time.monotonic()
         self.dropped = 0
-        self.answered: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.answered: OrderedDict[str, str] = OrderedDict()  # command id -> its answer
         # Subscribed first, so that no move falls between the snapshot and the first
         # broadcast; nothing reaches the socket before it is accepted, and a refused
         # connection leaves the group at once.
@@ -160,19 +163,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 return
             if command_id is not None and command_id in self.answered:
                 # A resent command is answered again, never applied twice.
-                await self.send_json(self.answered[command_id])
+                await self.send(text_data=self.answered[command_id])
                 return
             outbox = broadcast.start_outbox()
             try:
                 result = await run_in_writer(self._command, data, received)
             finally:
                 await broadcast.flush_outbox(outbox)
-            reply = {"type": "result", "id": command_id, **result.as_dict()}
+            reply = orjson.dumps({"type": "result", "id": command_id, **result.as_dict()}).decode()
             if command_id is not None and result.code != "unavailable":
-                self.answered[command_id] = reply
+                self.answered[command_id] = reply  # kept as sent: a few hundred bytes
                 if len(self.answered) > REMEMBERED_IDS:
                     self.answered.popitem(last=False)
-            await self.send_json(reply)
+            await self.send(text_data=reply)
             if result.code in ("stale", "late"):
                 await self.send_snapshot()
         else:
