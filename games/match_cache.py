@@ -19,7 +19,7 @@ import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from games.spectacular_bid.state import Match as Engine
+    from games.engine.protocol import GameState as Engine
 
     from .models import Match
 
