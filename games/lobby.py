@@ -12,8 +12,6 @@ from django.utils.translation import gettext as _
 from accounts.models import Profile
 from games import registry
 from games.engine.plugin import GamePlugin
-from games.spectacular_bid.plugin import SpectacularBid
-from games.spectacular_bid.rules import Range, Rules, RulesError
 
 from .history import display_name
 from .models import Match, Seek
@@ -24,8 +22,6 @@ BOT_USERNAME = "computer"
 
 class LobbyError(Exception):
     """A lobby request that cannot be done; the message is for the user."""
-
-
 
 
 def bot_user() -> AbstractBaseUser:
@@ -52,25 +48,6 @@ def _opponent(username: str, me: AbstractBaseUser) -> AbstractBaseUser:
     return opponent
 
 
-def rules_message(exc: RulesError) -> str:
-    """The user's words for a table rule that cannot be: which one, and its range."""
-    if exc.problem == "not_object":
-        return _("The table rules must be an object, like {\"start_points\": 50}.")
-    if exc.problem == "unknown":
-        return _("There is no table rule called %(rule)s.") % {"rule": repr(exc.rule)}
-    bounds: Range | None = exc.range
-    if bounds is None:
-        return str(exc)
-    names = {"rule": exc.rule, "low": bounds.low, "high": bounds.high, "step": bounds.step}
-    if bounds.kind == "bool":
-        return _("The table rule %(rule)s must be true or false.") % names
-    if bounds.kind == "points":
-        return _("The table rule %(rule)s must be a whole multiple of %(step)s "
-                 "from %(low)s to %(high)s.") % names
-    return _("The table rule %(rule)s must be a number of seconds from %(low)s "
-             "to %(high)s.") % names
-
-
 def game_plugin(game: Any) -> GamePlugin:
     if game is None:
         return registry.default_game()
@@ -88,25 +65,12 @@ def check_table_rules(rated: bool, rules: Any, game: Any = None,
                       seats: int = 2) -> dict[str, Any]:
     """Casual tables may change the conventions; rated ones use what the game allows."""
     plugin = game_plugin(game)
-    if plugin.key == SpectacularBid.key:
-        # Spectacular Bid's own words for its numbers (which rule, which range).
-        if seats != 2:
-            raise LobbyError(_("Spectacular Bid is played by 2 players."))
-        if rules is None or rules == {}:
-            return {}
-        try:
-            parsed = Rules.from_dict(rules)
-        except RulesError as exc:
-            raise LobbyError(rules_message(exc)) from None
-        if parsed.one_device:
-            raise LobbyError(_("Start a one-device game from the lobby instead."))
-        if rated and parsed != Rules():
-            raise LobbyError(_("A rated match uses the standard rules."))
-        return parsed.record_dict()
     try:
         parsed_any = check_rules(plugin, rules, seats, rated=rated)
     except ValueError as exc:
         raise LobbyError(str(exc)) from None
+    if plugin.has_one_device and isinstance(rules, dict) and rules.get("one_device") is True:
+        raise LobbyError(_("Start a one-device game from the lobby instead."))
     return plugin.rules_to_dict(parsed_any)
 
 

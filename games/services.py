@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from games import registry
 from games.engine.plugin import ActionError, GamePlugin, RulesError
 from games.engine.protocol import GameState, Illegal, Step
+from games.rules_text import rules_message
 
 from . import broadcast, heartbeat, match_cache, rawsql
 from .deadlines import schedule_deadline
@@ -288,7 +289,7 @@ def check_rules(plugin: GamePlugin, rules: Any, seats: int, *, rated: bool,
     try:
         parsed = plugin.parse_rules(rules_data or None, seats)
     except RulesError as exc:
-        raise ValueError(str(exc)) from None
+        raise ValueError(rules_message(plugin, exc)) from None
     if rated and not plugin.rated_allows(parsed):
         raise ValueError(_("A rated match uses the standard rules."))
     return parsed

@@ -78,7 +78,8 @@ class DicePlugin(GamePlugin):
 
     def new_state(self, rules: Any, seats: int) -> DiceGame:
         if seats not in self.seat_counts:
-            raise RulesError(f"seats must be a number of players from 1 to 6, got {seats!r}")
+            raise RulesError(f"seats must be a number of players from 1 to 6, got {seats!r}",
+                             "seats", "seats")
         return DiceGame(_rules(rules), seats)
 
     def sample_chance(self, state: GameState, rng: random.Random) -> JSON:

@@ -39,7 +39,7 @@ CONVENTIONS: tuple[Convention, ...] = (
                choices=ROUND_CHOICES),
     Convention("quick", gettext_noop("Quick version: rounds only, no point totals"), "bool", False),
     Convention("decision_s", gettext_noop("Seconds per decision"), "int", STANDARD_DECISION_S,
-               MIN_DECISION_S, MAX_DECISION_S),
+               MIN_DECISION_S, MAX_DECISION_S, unit="seconds"),
 )
 
 
@@ -50,10 +50,10 @@ def _whole(name: str, value: Any, low: int, high: int, what: str) -> int:
         or not isinstance(value, (int, float))
         or (isinstance(value, float) and (not math.isfinite(value) or value != int(value)))
     ):
-        raise RulesError(f"{name} must be {what} from {low} to {high}, got {value!r}")
+        raise RulesError(f"{name} must be {what} from {low} to {high}, got {value!r}", name)
     number = int(value)
     if not low <= number <= high:
-        raise RulesError(f"{name} must be {what} from {low} to {high}, got {value!r}")
+        raise RulesError(f"{name} must be {what} from {low} to {high}, got {value!r}", name)
     return number
 
 
@@ -66,19 +66,21 @@ def parse_rules(data: Any) -> Rules:
     if data is None:
         return STANDARD_RULES
     if not isinstance(data, dict):
-        raise RulesError("rules must be an object")
+        raise RulesError("rules must be an object", problem="not_object")
     unknown = sorted(str(k) for k in data if k not in ("rounds", "quick", "decision_s"))
     if unknown:
-        raise RulesError(f"unknown rule {unknown[0]!r} (rules are rounds, quick, decision_s)")
+        raise RulesError(f"unknown rule {unknown[0]!r} (rules are rounds, quick, decision_s)",
+                         unknown[0], "unknown")
     rounds = STANDARD_ROUNDS
     if "rounds" in data:
         rounds = _whole("rounds", data["rounds"], MIN_ROUNDS, MAX_ROUNDS, "an odd number")
         if rounds % 2 == 0:
             raise RulesError(
-                f"rounds must be an odd number from {MIN_ROUNDS} to {MAX_ROUNDS}, got {rounds}")
+                f"rounds must be an odd number from {MIN_ROUNDS} to {MAX_ROUNDS}, got {rounds}",
+                "rounds")
     quick = data.get("quick", False)
     if not isinstance(quick, bool):
-        raise RulesError(f"quick must be true or false, got {quick!r}")
+        raise RulesError(f"quick must be true or false, got {quick!r}", "quick")
     decision_s = STANDARD_DECISION_S
     if "decision_s" in data:
         decision_s = _whole("decision_s", data["decision_s"], MIN_DECISION_S, MAX_DECISION_S,

@@ -26,8 +26,24 @@ def gettext_noop(text: str) -> str:
 
 
 class RulesError(ValueError):
-    """Table conventions that cannot make a game; the message names the convention and
-    its range (shown to the user as a 400)."""
+    """Table conventions that cannot make a game (a 400 for the user).
+
+    The message is plain English, for logs and the command line. ``rule`` names the
+    convention (None: the rules object itself) and ``problem`` says what is wrong with it,
+    so that the Django side can word it in the user's language from the game's
+    ``conventions``: "not_object" (the rules are not an object), "unknown" (no such
+    convention), "out_of_range" (outside the convention's kind, range or choices), "fixed"
+    (a convention this room never changes), "seats" (it disagrees with the table's seats).
+    """
+
+    def __init__(self, message: str, rule: str | None = None,
+                 problem: str = "out_of_range", convention: Convention | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.problem = problem
+        # What the rule may be, where the game's ``conventions`` do not list it (a rule
+        # that is not offered in the lobby's form but may still be sent).
+        self.convention = convention
 
 
 class RecordError(ValueError):
@@ -45,6 +61,8 @@ class Convention:
     ``kind``: "bool", "int", "float" or "choice"; ``choices`` for "choice" (and allowed
     values of an int convention that has only a few); ``fixed``: shown, not chosen.
     ``label`` is plain English; the Django side translates it (it is in the catalogue).
+    ``step``: an int convention's values are multiples of it; ``unit``: "seconds" when
+    the number is a time (how an out-of-range value is worded).
     """
 
     key: str
@@ -55,6 +73,8 @@ class Convention:
     maximum: float | None = None
     choices: tuple[Any, ...] = ()
     fixed: bool = False
+    step: int | None = None
+    unit: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,7 @@ def conventions() -> list[Convention]:
         Convention("cross", gettext_noop("Cross"), "bool", False),
         Convention("full_record", gettext_noop("Full record"), "bool", False),
         Convention("time_s", gettext_noop("Time per player for the whole game (seconds)"), "int",
-                   DEFAULT_TIME_S, minimum=MIN_TIME_S, maximum=MAX_TIME_S),
+                   DEFAULT_TIME_S, minimum=MIN_TIME_S, maximum=MAX_TIME_S, unit="seconds"),
         Convention("target", gettext_noop("Game to (points)"), "int", 250, choices=TARGETS),
         Convention("players", gettext_noop("Players"), "int", 2, choices=SEAT_COUNTS),
     ]
@@ -69,22 +69,23 @@ def conventions() -> list[Convention]:
 
 def _boolean(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise RulesError(f"convention {name!r} must be true or false")
+        raise RulesError(f"convention {name!r} must be true or false", name)
     return value
 
 
 def _whole(name: str, value: Any, what: str) -> int:
     """A whole number (an int, or a float with no fraction); never a boolean, NaN or inf."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise RulesError(f"convention {name!r} must be {what}")
+        raise RulesError(f"convention {name!r} must be {what}", name)
     if isinstance(value, float) and (not math.isfinite(value) or value != int(value)):
-        raise RulesError(f"convention {name!r} must be {what}")
+        raise RulesError(f"convention {name!r} must be {what}", name)
     return int(value)
 
 
 def check_seats(seats: Any) -> int:
     if isinstance(seats, bool) or not isinstance(seats, int) or seats not in SEAT_COUNTS:
-        raise RulesError(f"convention 'players' must be 2 or 4, got {seats!r}")
+        raise RulesError(f"convention 'players' must be 2 or 4, got {seats!r}", "players",
+                         "seats")
     return seats
 
 
@@ -98,7 +99,7 @@ def parse_rules(data: Any, seats: int) -> Rules:
     if data is None:
         return DEFAULT_RULES
     if not isinstance(data, dict):
-        raise RulesError("rules must be an object")
+        raise RulesError("rules must be an object", problem="not_object")
     values: dict[str, Any] = {}
     for name, value in data.items():
         if name in ("cross", "full_record"):
@@ -108,23 +109,24 @@ def parse_rules(data: Any, seats: int) -> Rules:
                                          f"to {MAX_TIME_S}")
             if not MIN_TIME_S <= time_s <= MAX_TIME_S:
                 raise RulesError(f"convention 'time_s' must be from {MIN_TIME_S} to "
-                                 f"{MAX_TIME_S} seconds, got {value!r}")
+                                 f"{MAX_TIME_S} seconds, got {value!r}", name)
             values[name] = time_s
         elif name == "target":
             target = _whole(name, value, "one of 100, 250, 500")
             if target not in TARGETS:
                 raise RulesError(f"convention 'target' must be one of 100, 250, 500, "
-                                 f"got {value!r}")
+                                 f"got {value!r}", name)
             values[name] = target
         elif name == "players":
             if _whole(name, value, "2 or 4") != seats:
                 raise RulesError(f"convention 'players' is {value!r} but the table has "
-                                 f"{seats} seats (2 or 4)")
+                                 f"{seats} seats (2 or 4)", name, "seats")
         elif name in FIXED_OFF:
             if _boolean(name, value):
-                raise RulesError(f"convention {name!r} is always off in this room (false only)")
+                raise RulesError(f"convention {name!r} is always off in this room (false only)",
+                                 name, "fixed")
         else:
-            raise RulesError(f"unknown convention {name!r}")
+            raise RulesError(f"unknown convention {name!r}", str(name), "unknown")
     return Rules(**values)
 
 

@@ -22,8 +22,7 @@ from games.engine.protocol import JSON, GameState, Illegal
 
 from . import actions as A
 from . import bot, frames, record, replay
-from .rules import Rules
-from .rules import RulesError as SBRulesError
+from .rules import Rules, convention
 from .state import BONEYARD_SIZE, HAND_SIZE, Deal
 from .state import Match as Engine
 
@@ -43,21 +42,18 @@ class SpectacularBid(GamePlugin):
 
     def conventions(self) -> list[Convention]:
         return [
-            Convention("start_points", gettext_noop("Starting points"), "int", 150, 5, 10000),
-            Convention("bank_s", gettext_noop("Time bank (s)"), "float", 120, 0, 86400),
-            Convention("delay_s", gettext_noop("Delay per decision (s)"), "float", 10, 0, 3600),
-            Convention("min_bid", gettext_noop("Lowest bid"), "int", 15, 5, 10000),
-            Convention("bid_step", gettext_noop("Raise step"), "int", 5, 5, 10000),
-            Convention("jockey_discount", gettext_noop("Jockey discount"), "int", 15, 0, 10000),
+            convention("start_points", gettext_noop("Starting points"), 150),
+            convention("bank_s", gettext_noop("Time bank (s)"), 120),
+            convention("delay_s", gettext_noop("Delay per decision (s)"), 10),
+            convention("min_bid", gettext_noop("Lowest bid"), 15),
+            convention("bid_step", gettext_noop("Raise step"), 5),
+            convention("jockey_discount", gettext_noop("Jockey discount"), 15),
         ]
 
     def parse_rules(self, data: Any, seats: int) -> Rules:
         if seats != 2:
-            raise RulesError("Spectacular Bid is played by 2 players")
-        try:
-            return Rules.from_dict(data)
-        except SBRulesError as exc:
-            raise RulesError(str(exc)) from None
+            raise RulesError("Spectacular Bid is played by 2 players", "seats", "seats")
+        return Rules.from_dict(data)
 
     def rules_to_dict(self, rules: Any) -> JSON:
         assert isinstance(rules, Rules)

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.dominoes.tiles import TileError, tile_from_name, tile_name
+from games.engine.plugin import RulesError
 
 from .actions import ActionFormatError, action_fields, action_from_dict
-from .rules import US, Rules, RulesError
+from .rules import US, Rules
 from .state import Deal, DealError
 
 FORMAT = "spectacular-bid/1"

@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass, fields
 from typing import Any
 
+from games.engine.plugin import Convention, RulesError
+
 US = 1_000_000  # microseconds in a second
 STANDARD_GRACE_S = 60
 
@@ -58,23 +60,21 @@ RANGES: dict[str, Range] = {
 }
 
 
-class RulesError(ValueError):
-    """Table settings that cannot make a game. ``rule`` names the convention (None: the
-    rules object itself), ``problem`` is "not_object", "unknown" or "out_of_range"."""
-
-    def __init__(self, message: str, rule: str | None = None,
-                 problem: str = "out_of_range") -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.problem = problem
-
-    @property
-    def range(self) -> Range | None:
-        return RANGES.get(self.rule) if self.rule is not None else None
+def convention(key: str, label: str = "", default: Any = None) -> Convention:
+    """A convention as the platform describes it, with its range from ``RANGES``."""
+    bounds = RANGES[key]
+    if bounds.kind == "bool":
+        return Convention(key, label or key, "bool", default)
+    if bounds.kind == "points":
+        return Convention(key, label or key, "int", default, bounds.low, bounds.high,
+                          step=bounds.step)
+    return Convention(key, label or key, "float", default, bounds.low, bounds.high,
+                      unit="seconds")
 
 
 def _out_of_range(name: str) -> RulesError:
-    return RulesError(f"rule {name!r} must be {RANGES[name].describe()}", name)
+    return RulesError(f"rule {name!r} must be {RANGES[name].describe()}", name,
+                      convention=convention(name))
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,7 +81,7 @@ BASE = {"name": "Club night", "format": "swiss", "rounds": 3, "game": "dice", "r
     ({"double": True}, "round robin only"),
     ({"rated": "yes"}, "true or false"),
     ({"rated": True, "rules": {"rounds": 3}}, "standard rules"),
-    ({"rules": {"rounds": 2}}, "odd"),
+    ({"rules": {"rounds": 2}}, "one of 1, 3, 5"),
     ({"no_show_s": 1}, "'no_show_s'"),
     ({"round_gap_s": -5}, "'round_gap_s'"),
     ({"colour": "red"}, "Unknown field"),
