@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine.protocol import JSON, GameState, Illegal, Outcome, Result, Step
+from games.engine.protocol import (
+    JSON,
+    GameState,
+    Illegal,
+    Outcome,
+    Reason,
+    Result,
+    Step,
+    gettext_noop,
+)
 
 from . import actions as A
 from .rules import STANDARD_RULES, Rules
@@ -261,7 +270,7 @@ class DiceGame(GameState):
 
     def apply(self, seat: int, action: int, now_us: int) -> Outcome | Illegal:
         if self._result is not None:
-            return Illegal("the game is over")
+            return Illegal(gettext_noop("the game is over"))
         steps: list[Step] = []
         self._steps = steps
         try:
@@ -296,26 +305,26 @@ class DiceGame(GameState):
 
     def _check(self, seat: int, action: int) -> str | None:
         if not 0 <= seat < self.num_seats:
-            return "there is no such seat"
+            return gettext_noop("there is no such seat")
         if self.resigned[seat]:
-            return "you have resigned"
+            return gettext_noop("you have resigned")
         if action == A.RESIGN:
             return None
         improve = A.is_improve(action)
         if action != A.STAND and not improve:
-            return "that is not an action of this game"
+            return gettext_noop("that is not an action of this game")
         if improve and len(A.keep_of(action)) > A.MAX_KEEP:
-            return f"keep at most {A.MAX_KEEP} dice"
+            return Reason(gettext_noop("keep at most %(count)s dice"), count=A.MAX_KEEP)
         if self.phase == ORDER:
-            return "the order of play is still being rolled"
+            return gettext_noop("the order of play is still being rolled")
         if seat != self.current:
-            return "it is not your turn"
+            return gettext_noop("it is not your turn")
         if self.phase == ROLL:
-            return "your dice have not been rolled yet"
+            return gettext_noop("your dice have not been rolled yet")
         if self.phase == REROLL:
-            return "you have already decided: the dice are being re-rolled"
+            return gettext_noop("you have already decided: the dice are being re-rolled")
         if improve and not is_sub_multiset(A.keep_of(action), self.turns[-1].dice):
-            return "the keep is not part of the roll on the table"
+            return gettext_noop("the keep is not part of the roll on the table")
         return None
 
     def _do(self, seat: int, action: int, now_us: int) -> None:

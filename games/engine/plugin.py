@@ -15,14 +15,11 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
-from .protocol import JSON, GameState
+from .protocol import JSON, GameState, gettext_noop
+
+__all__ = ["gettext_noop"]  # the games import it from here too
 
 
-def gettext_noop(text: str) -> str:
-    """Marks a game's English words (its name, its conventions' labels) for the translation
-    catalogue: ``makemessages`` finds the calls by this name. The text is returned as it
-    is; the Django side translates it where it is shown (``{% translate plugin.name %}``)."""
-    return text
 
 
 class RulesError(ValueError):

@@ -15,6 +15,28 @@ from typing import Any, NamedTuple
 JSON = dict[str, Any]
 
 
+def gettext_noop(text: str) -> str:
+    """Marks a game's English words (its name, its conventions' labels, its refusal
+    reasons) for the translation catalogue: ``makemessages`` finds the calls by this name.
+    The text is returned as it is; the Django side translates it where it is shown."""
+    return text
+
+
+class Reason(str):
+    """A refusal reason with numbers in it. As a ``str`` it is the English sentence; the
+    Django side translates ``template`` (marked with ``gettext_noop``) and fills in
+    ``values``, so the sentence reaches the user in their language."""
+
+    template: str
+    values: dict[str, Any]
+
+    def __new__(cls, template: str, **values: Any) -> Reason:
+        made = super().__new__(cls, template % values)
+        made.template = template
+        made.values = values
+        return made
+
+
 @dataclass(frozen=True, slots=True)
 class Illegal:
     """Why an action was refused. Nothing about the state changed."""

@@ -22,7 +22,15 @@ from games.dominoes.tiles import (
     pip_total,
 )
 from games.engine.clock import MatchClock
-from games.engine.protocol import JSON, GameState, Illegal, Outcome, Result, Step
+from games.engine.protocol import (
+    JSON,
+    GameState,
+    Illegal,
+    Outcome,
+    Result,
+    Step,
+    gettext_noop,
+)
 
 from . import actions as A
 from .rules import DEFAULT_RULES, Rules
@@ -235,7 +243,7 @@ class FivesState(GameState):
 
     def apply(self, seat: int, action: int, now_us: int) -> Outcome | Illegal:
         if self._result is not None:
-            return Illegal("the game is over")
+            return Illegal(gettext_noop("the game is over"))
         steps: list[Step] = []
         self._steps = steps
         try:
@@ -269,48 +277,50 @@ class FivesState(GameState):
     def _check(self, seat: int, action: int) -> str | None:
         """Why ``action`` is refused now, or None when it is legal."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_seats:
-            return "there is no such seat"
+            return gettext_noop("there is no such seat")
         if action == A.RESIGN:
             return None
         if action == A.PASS:
-            return "a pass is never chosen: it is applied when you can neither play nor draw"
+            return gettext_noop("a pass is never chosen: it is applied when you can neither "
+                                "play nor draw")
         if not A.is_play(action) and action != A.DRAW:
-            return "that is not an action of this game"
+            return gettext_noop("that is not an action of this game")
         if self.phase != PLAY:
-            return "the next hand has not been dealt"
+            return gettext_noop("the next hand has not been dealt")
         if seat != self.turn:
-            return "it is not your turn"
+            return gettext_noop("it is not your turn")
         if action == A.DRAW:
             if self.drawn_tile >= 0:
-                return "play the tile you drew"
+                return gettext_noop("play the tile you drew")
             if self.board.is_empty:
-                return "lead the hand with a tile"
+                return gettext_noop("lead the hand with a tile")
             if self.playable_mask(seat):
-                return "you hold a playable tile, so you may not draw"
+                return gettext_noop("you hold a playable tile, so you may not draw")
             if not self.drawable():
-                return "nothing may be drawn: the last tile of the bazaar is never drawn"
+                return gettext_noop("nothing may be drawn: the last tile of the bazaar is "
+                                    "never drawn")
             return None
         return self._check_placement(seat, action)
 
     def _check_placement(self, seat: int, action: int) -> str | None:
         tile, target, port = A.play_parts(action)
         if not self.hand_masks[seat] >> tile & 1:
-            return "you do not hold that tile"
+            return gettext_noop("you do not hold that tile")
         if self.drawn_tile >= 0 and tile != self.drawn_tile:
-            return "you must play the tile you drew"
+            return gettext_noop("you must play the tile you drew")
         places = self.board.places
         if not places:
             if port != A.LEAD or target != tile:
-                return "the board is empty: the lead takes no target"
+                return gettext_noop("the board is empty: the lead takes no target")
             return None
         if port == A.LEAD:
-            return "name the tile and port to attach to"
+            return gettext_noop("name the tile and port to attach to")
         for place_tile, place_port, value in places:
             if place_tile == target and place_port == port:
                 if value == LO[tile] or value == HI[tile]:
                     return None
-                return "the tile does not match that place"
-        return "that place is not open"
+                return gettext_noop("the tile does not match that place")
+        return gettext_noop("that place is not open")
 
     # ------------------------------------------------------------- transitions
 

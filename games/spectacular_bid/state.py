@@ -23,7 +23,16 @@ from games.dominoes.tiles import (
     pip_total,
 )
 from games.engine.clock import MatchClock
-from games.engine.protocol import JSON, GameState, Illegal, Outcome, Result, Step
+from games.engine.protocol import (
+    JSON,
+    GameState,
+    Illegal,
+    Outcome,
+    Reason,
+    Result,
+    Step,
+    gettext_noop,
+)
 
 from . import actions as A
 from .rules import STANDARD_RULES, Rules
@@ -304,7 +313,7 @@ class Match(GameState):
 
     def apply(self, seat: int, action: int, now_us: int) -> Outcome | Illegal:
         if self._result is not None:
-            return Illegal("the match is over")
+            return Illegal(gettext_noop("the match is over"))
         steps: list[Step] = []
         self._steps = steps
         try:
@@ -349,34 +358,35 @@ class Match(GameState):
         ):
             return self._check_placement(seat, action)  # the common case first
         if seat not in (0, 1):
-            return "there is no such seat"
+            return gettext_noop("there is no such seat")
         if action == A.RESIGN:
             return None
         if action == A.ABORT:
             if self.decisions:
-                return "a match can be aborted only before its first decision"
+                return gettext_noop("a match can be aborted only before its first decision")
             return None
         phase = self.phase
         if action == A.CONTINUE:
             if phase != CONTINUE:
-                return "there is nothing to continue now"
+                return gettext_noop("there is nothing to continue now")
             if self.continued[seat]:
-                return "you have already pressed Continue"
+                return gettext_noop("you have already pressed Continue")
             return None
         if action == A.PASS:
-            return "a pass is never chosen: it is applied when you can neither play nor draw"
+            return gettext_noop("a pass is never chosen: it is applied when you can neither "
+                                "play nor draw")
         if phase == DEAL:
-            return "the next hand has not been dealt"
+            return gettext_noop("the next hand has not been dealt")
         if phase == CONTINUE:
-            return "the hand starts when both players have pressed Continue"
+            return gettext_noop("the hand starts when both players have pressed Continue")
         if seat != self.turn:
-            return "it is not your turn"
+            return gettext_noop("it is not your turn")
         if self.awaiting_reveal is not None:
             if action == A.REVEAL:
                 return None
-            return "reveal your tiles first"
+            return gettext_noop("reveal your tiles first")
         if action == A.REVEAL:
-            return "there is nothing to reveal now"
+            return gettext_noop("there is nothing to reveal now")
         if phase == AUCTION:
             return self._check_auction(seat, action)
         return self._check_play(seat, action)
@@ -384,65 +394,66 @@ class Match(GameState):
     def _check_auction(self, seat: int, action: int) -> str | None:
         if action == A.DECLINE:
             if self.auction.bid:
-                return "you face a bid: accept it or raise"
+                return gettext_noop("you face a bid: accept it or raise")
             return None
         if action == A.ACCEPT:
             if not self.auction.bid:
-                return "there is no bid to accept"
+                return gettext_noop("there is no bid to accept")
             return None
         if A.is_bid(action):
             amount = action - A.BID
             if amount % 5:
-                return "bids are multiples of 5"
+                return gettext_noop("bids are multiples of 5")
             if amount < self.min_bid_for(seat):
                 if self.auction.bid:
-                    return f"a raise must be at least {self.min_bid_for(seat)}"
-                return f"the lowest bid is {self.rules.min_bid}"
+                    return Reason(gettext_noop("a raise must be at least %(bid)s"),
+                                  bid=self.min_bid_for(seat))
+                return Reason(gettext_noop("the lowest bid is %(bid)s"), bid=self.rules.min_bid)
             if self.net_payment(seat, amount) > self.balances[seat]:
-                return "you cannot afford that bid"
+                return gettext_noop("you cannot afford that bid")
             return None
         if A.is_play(action) or action == A.DRAW:
-            return "the opening is being auctioned: bid, accept or decline"
-        return "that is not an action of this game"
+            return gettext_noop("the opening is being auctioned: bid, accept or decline")
+        return gettext_noop("that is not an action of this game")
 
     def _check_play(self, seat: int, action: int) -> str | None:
         if action < A.DRAW:
             return self._check_placement(seat, action)
         if A.is_bid(action) or action in (A.ACCEPT, A.DECLINE):
-            return "there is no auction now"
+            return gettext_noop("there is no auction now")
         if action == A.DRAW:
             if self.drawn_tile >= 0:
-                return "play the tile you drew"
+                return gettext_noop("play the tile you drew")
             if self.board.is_empty:
-                return "open the hand with a tile"
+                return gettext_noop("open the hand with a tile")
             if self.playable_mask(seat):
-                return "you hold a playable tile, so you may not draw"
+                return gettext_noop("you hold a playable tile, so you may not draw")
             if self.draw_pos >= BONEYARD_SIZE:
-                return "the boneyard is empty"
+                return gettext_noop("the boneyard is empty")
             return None
-        return "that is not an action of this game"
+        return gettext_noop("that is not an action of this game")
 
     def _check_placement(self, seat: int, action: int) -> str | None:
         if action < 0:
-            return "that is not an action of this game"
+            return gettext_noop("that is not an action of this game")
         tile, target, port = action >> 8, action >> 3 & 31, action & 7
         if not self.hand_masks[seat] >> tile & 1:
-            return "you do not hold that tile"
+            return gettext_noop("you do not hold that tile")
         if self.drawn_tile >= 0 and tile != self.drawn_tile:
-            return "you must play the tile you drew"
+            return gettext_noop("you must play the tile you drew")
         places = self.board.places
         if not places:
             if port != A.OPEN:
-                return "the board is empty: the opening tile takes no target"
+                return gettext_noop("the board is empty: the opening tile takes no target")
             return None
         if port == A.OPEN:
-            return "name the tile and port to attach to"
+            return gettext_noop("name the tile and port to attach to")
         for place_tile, place_port, value in places:
             if place_tile == target and place_port == port:
                 if value == LO[tile] or value == HI[tile]:
                     return None
-                return "the tile does not match that place"
-        return "that place is not open"
+                return gettext_noop("the tile does not match that place")
+        return gettext_noop("that place is not open")
 
     # ------------------------------------------------------------- transitions
 

@@ -34,9 +34,8 @@ def _cases() -> list[tuple[str, Convention]]:
 
 
 def _refusal(plugin: GamePlugin, rules: Any, language: str = "en") -> str:
-    with translation.override(language):
-        with pytest.raises(LobbyError) as refused:
-            check_table_rules(False, rules, plugin.key, plugin.seat_counts[-1])
+    with translation.override(language), pytest.raises(LobbyError) as refused:
+        check_table_rules(False, rules, plugin.key, plugin.seat_counts[-1])
     return str(refused.value)
 
 
