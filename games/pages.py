@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games import registry
 from games.engine.plugin import GamePlugin, RecordError
@@ -146,7 +146,7 @@ def _replay_strings(plugins: list[GamePlugin]) -> dict[str, str]:
 # as it is: the script fills it in.
 REPLAY_STRINGS = {
     "step": gettext_lazy("{n} / {total}"),
-    "play": gettext_lazy("Play"),
+    "play": pgettext_lazy("playback", "Play"),
     "pause": gettext_lazy("Pause"),
     "seat_n": gettext_lazy("Seat {n}"),
     # Translators: a name several seats share (the computer), with the seat's number.

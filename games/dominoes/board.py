@@ -10,12 +10,17 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from games.engine.protocol import gettext_noop
+
 from .tiles import HI, IS_DOUBLE, LO, MAX_PIP, TILE_COUNT
 
 HIGH, LOW, LINE_A, LINE_B, BRANCH_A, BRANCH_B = range(6)
 PORT_NAMES: tuple[str, ...] = ("high", "low", "line_a", "line_b", "branch_a", "branch_b")
 PORT_BY_NAME: dict[str, int] = {name: code for code, name in enumerate(PORT_NAMES)}
 NO_TILE = -1
+# The pseudo-port of a hand's first tile, whose target is the tile itself: a play is
+# coded tile << 8 | target << 3 | port in both domino games.
+FIRST_TILE_PORT = 7
 
 Place = tuple[int, int, int]
 """An open place: (tile on the board, port code, pip value a tile must match)."""
@@ -197,3 +202,26 @@ class Board:
         self.open_count[value] -= 1
         if not self.open_count[value]:
             self.open_values &= ~(1 << value)
+
+
+def placement_refusal(board: Board, hand_mask: int, drawn_tile: int, tile: int, target: int,
+                      port: int) -> str | None:
+    """Why ``tile`` may not go at ``(target, port)`` (None: it may). ``hand_mask`` is the
+    player's tiles; ``drawn_tile`` the tile they just drew and must play (or NO_TILE)."""
+    if not hand_mask >> tile & 1:
+        return gettext_noop("you do not hold that tile")
+    if drawn_tile >= 0 and tile != drawn_tile:
+        return gettext_noop("you must play the tile you drew")
+    places = board.places
+    if not places:
+        if port != FIRST_TILE_PORT or target != tile:
+            return gettext_noop("the board is empty: the opening tile takes no target")
+        return None
+    if port == FIRST_TILE_PORT:
+        return gettext_noop("name the tile and port to attach to")
+    for place_tile, place_port, value in places:
+        if place_tile == target and place_port == port:
+            if value == LO[tile] or value == HI[tile]:
+                return None
+            return gettext_noop("the tile does not match that place")
+    return gettext_noop("that place is not open")

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.dominoes.board import PORT_BY_NAME, PORT_NAMES
+from games.dominoes.board import FIRST_TILE_PORT, PORT_BY_NAME, PORT_NAMES
 from games.dominoes.tiles import TileError, tile_from_name, tile_name
 from games.engine.plugin import ActionError
 
-LEAD = 7  # pseudo-port of a hand's first tile
+LEAD = FIRST_TILE_PORT  # pseudo-port of a hand's first tile
 
 DRAW = 8192
 PASS = 8193

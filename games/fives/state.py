@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from games.dominoes.board import Board
+from games.dominoes.board import Board, placement_refusal
 from games.dominoes.tiles import (
     FULL_SET_MASK,
-    HI,
-    LO,
     PLAYABLE_MASK,
     TILE_COUNT,
     VALUE_MASK,
@@ -304,23 +302,8 @@ class FivesState(GameState):
 
     def _check_placement(self, seat: int, action: int) -> str | None:
         tile, target, port = A.play_parts(action)
-        if not self.hand_masks[seat] >> tile & 1:
-            return gettext_noop("you do not hold that tile")
-        if self.drawn_tile >= 0 and tile != self.drawn_tile:
-            return gettext_noop("you must play the tile you drew")
-        places = self.board.places
-        if not places:
-            if port != A.LEAD or target != tile:
-                return gettext_noop("the board is empty: the lead takes no target")
-            return None
-        if port == A.LEAD:
-            return gettext_noop("name the tile and port to attach to")
-        for place_tile, place_port, value in places:
-            if place_tile == target and place_port == port:
-                if value == LO[tile] or value == HI[tile]:
-                    return None
-                return gettext_noop("the tile does not match that place")
-        return gettext_noop("that place is not open")
+        return placement_refusal(self.board, self.hand_masks[seat], self.drawn_tile, tile,
+                                 target, port)
 
     # ------------------------------------------------------------- transitions
 

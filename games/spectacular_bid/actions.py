@@ -9,10 +9,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from games.dominoes.board import PORT_BY_NAME, PORT_NAMES
+from games.dominoes.board import FIRST_TILE_PORT, PORT_BY_NAME, PORT_NAMES
 from games.dominoes.tiles import TileError, tile_from_name, tile_name
 
-OPEN = 7  # pseudo-port of the opening tile
+OPEN = FIRST_TILE_PORT  # pseudo-port of the opening tile
 
 DRAW = 8192
 PASS = 8193
