@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.dominoes.tiles import tile_name, tiles_in
+from games.engine.forced import ForcedActions
 from games.engine.plugin import RecordError, ReplayOutcome
 from games.engine.protocol import Illegal, Step
 
@@ -49,17 +50,6 @@ def action_entry(hand: int, step: Step) -> JSON:
     return entry
 
 
-def _listed_forced(pending: list[tuple[int | None, int]], seat: int, code: int) -> bool:
-    """Whether the record's action is a forced pass the engine already applied.
-
-    Each forced pass may be listed or omitted: those before it are dropped too.
-    """
-    if (seat, code) not in pending:
-        return False
-    del pending[: pending.index((seat, code)) + 1]
-    return True
-
-
 Observer = Callable[[FivesState, list[JSON]], None]
 
 
@@ -68,7 +58,7 @@ def replay(record: Record, observer: Observer | None = None) -> Replay:
     state = FivesState(record.rules, record.seats)
     result = Replay(state)
 
-    def take(hand: int, steps: list[Step], pending: list[tuple[int | None, int]]) -> None:
+    def take(hand: int, steps: list[Step], pending: ForcedActions) -> None:
         added = []
         for step in steps:
             if step.action >= A.EVENT_BASE:
@@ -77,7 +67,7 @@ def replay(record: Record, observer: Observer | None = None) -> Replay:
             result.actions.append(entry)
             added.append(entry)
             if step.forced:
-                pending.append((step.seat, step.action))
+                pending.add(step.seat, step.action)
         if observer is not None and added:
             observer(state, added)
 
@@ -89,9 +79,9 @@ def replay(record: Record, observer: Observer | None = None) -> Replay:
             result.error = {"hand": h, "index": 0, "reason": f"hand {h - 1} is not over"}
             return result
         state.deal(hand.deal, hand.start_us, lots=record.lots if h == 0 else None)
-        pending: list[tuple[int | None, int]] = []
+        pending = ForcedActions()
         for i, action in enumerate(hand.actions):
-            if _listed_forced(pending, action.seat, action.code):
+            if pending.listed(action.seat, action.code):
                 continue  # e.g. the passes of a fish whose bonus ended the game
             if state.result is not None:
                 result.error = {"hand": h, "index": i, "reason": "the game is over"}

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.dominoes.tiles import tile_name, tiles_in
+from games.engine.forced import ForcedActions
 from games.engine.protocol import Illegal, Step
 
 from . import actions as A
@@ -46,24 +47,13 @@ def _action_entry(hand: int, seat: int | None, code: int, forced: bool, points: 
     return entry
 
 
-def _listed_forced(pending: list[tuple[int | None, int]], seat: int, code: int) -> bool:
-    """Whether the record's action is a forced one the engine already applied.
-
-    Each forced action may be listed or omitted: those before it are dropped too.
-    """
-    if (seat, code) not in pending:
-        return False
-    del pending[: pending.index((seat, code)) + 1]
-    return True
-
-
 def replay(record: Record,
            observer: Callable[[Match, list[dict[str, Any]]], None] | None = None) -> Replay:
     """Replay ``record``; ``observer`` sees the match after each group of actions applied."""
     match = Match(record.rules)
     result = Replay(match)
 
-    def take(hand: int, steps: list[Step], pending: list[tuple[int | None, int]]) -> None:
+    def take(hand: int, steps: list[Step], pending: ForcedActions) -> None:
         added = []
         for step in steps:
             if step.action >= A.EVENT_BASE:
@@ -73,7 +63,7 @@ def replay(record: Record,
             result.actions.append(entry)
             added.append(entry)
             if step.forced:
-                pending.append((step.seat, step.action))
+                pending.add(step.seat, step.action)
         if observer is not None and added:
             observer(match, added)
 
@@ -85,9 +75,9 @@ def replay(record: Record,
             result.error = {"hand": h, "index": 0, "reason": f"hand {h - 1} is not over"}
             return result
         match.deal(hand.deal)
-        pending: list[tuple[int | None, int]] = []
+        pending = ForcedActions()
         for i, action in enumerate(hand.actions):
-            if _listed_forced(pending, action.seat, action.code):
+            if pending.listed(action.seat, action.code):
                 continue  # e.g. the passes that blocked a hand, after it ended the match
             if match.result is not None:
                 result.error = {"hand": h, "index": i, "reason": "the match is over"}
@@ -105,7 +95,7 @@ def replay(record: Record,
                 take(h, match.advance(action.t_us), pending)
                 if match.result is not None:
                     continue  # it arrived at or after the deadline: lost on time, not applied
-            if _listed_forced(pending, action.seat, action.code):
+            if pending.listed(action.seat, action.code):
                 continue
             pending.clear()
             outcome = match.apply(action.seat, action.code, action.t_us)
