@@ -12,6 +12,7 @@
  */
 
 import { renderBoard, renderHand } from "./board.js";
+import { openMatchSocket } from "./match_socket.js";
 
 // ------------------------------------------------------------------------------ setup
 
@@ -190,13 +191,6 @@ function toast(text, seat, where = el.toasts) {
 
 // ------------------------------------------------------------------------------ websocket
 
-let ws = null;
-let retry = 0;
-let lastRx = performance.now();
-let lastSync = 0;
-let reconnectTimer = null;
-let everConnected = false;
-
 function setConn(kind) {
   el.conn.className = `conn conn-${kind}`;
   el.conn.dataset.state = kind;
@@ -204,72 +198,16 @@ function setConn(kind) {
   root.classList.toggle("is-offline", kind !== "live");
 }
 
-function wsUrl() {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  return `${proto}://${location.host}/ws/matches/${MATCH_ID}/`;
-}
-
-function connect() {
-  clearTimeout(reconnectTimer);
-  reconnectTimer = null;
-  setConn(everConnected ? "reconnecting" : "connecting");
-  let sock;
-  try {
-    sock = new WebSocket(wsUrl());
-  } catch {
-    scheduleReconnect();
-    return;
-  }
-  ws = sock;
-  sock.onopen = () => {
-    retry = 0;
-    everConnected = true;
-    lastRx = performance.now();
-    setConn("live");
-    // The server sends a snapshot on connect; nothing else to ask for.
-  };
-  sock.onmessage = (ev) => {
-    lastRx = performance.now();
-    let data;
-    try {
-      data = JSON.parse(ev.data);
-    } catch {
-      return;
-    }
-    onMessage(data);
-  };
-  sock.onclose = (ev) => {
-    if (ws !== sock) return;
-    ws = null;
-    if (ev.code === 4404) flash(t("not_found"));
-    clearPending();
-    scheduleReconnect(ev.code === 4404 ? 15000 : 0);
-  };
-  sock.onerror = () => {
-    /* onclose follows */
-  };
-}
-
-function scheduleReconnect(minDelay = 0) {
-  if (reconnectTimer) return;
-  const base = Math.min(10000, 400 * 2 ** retry);
-  const delay = Math.max(minDelay, base * (0.75 + Math.random() * 0.5));
-  retry += 1;
-  setConn(retry > 4 ? "offline" : "reconnecting");
-  reconnectTimer = setTimeout(connect, delay);
+function setConnAndRender(kind) {
+  setConn(kind);
   render();
 }
 
-function sendRaw(obj) {
-  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
-  ws.send(JSON.stringify(obj));
-  return true;
-}
+let sock = null; // opened at the end of this file, once everything it calls is defined
 
-function sync() {
-  lastSync = performance.now();
-  sendRaw({ type: "sync" });
-}
+const sendRaw = (obj) => sock.send(obj);
+const sync = () => sock.sync();
+const isOpen = () => sock !== null && sock.isOpen();
 
 let idCounter = 0;
 function newId() {
@@ -285,7 +223,7 @@ function clearPending() {
 
 /** Send one command; returns false (and says why) when it was not sent. */
 function command(action, { force = false } = {}) {
-  if (!ws || ws.readyState !== WebSocket.OPEN) {
+  if (!isOpen()) {
     flash(t("err_offline"));
     return false;
   }
@@ -307,22 +245,6 @@ function command(action, { force = false } = {}) {
   root.classList.add("is-pending");
   clearFlash();
   return true;
-}
-
-function onMessage(data) {
-  switch (data.type) {
-    case "state":
-      onState(data);
-      break;
-    case "result":
-      onResult(data);
-      break;
-    case "error":
-      flash(data.message || data.code);
-      break;
-    default:
-      break; // pong
-  }
 }
 
 function onResult(r) {
@@ -1257,27 +1179,6 @@ function frame() {
   requestAnimationFrame(frame);
 }
 
-// Keep the view fresh: a sync after 15 s without any message, and reconnect on wake-up.
-setInterval(() => {
-  const idle = performance.now() - lastRx;
-  if (ws && ws.readyState === WebSocket.OPEN) {
-    if (idle > 45000) {
-      ws.close(); // a silent connection: start again
-    } else if (idle > 15000 && performance.now() - lastSync > 15000) {
-      sync();
-    }
-  }
-}, 1000);
-
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState !== "visible") return;
-  if (ws && ws.readyState === WebSocket.OPEN) sync();
-  else if (!ws) connect();
-});
-window.addEventListener("online", () => {
-  if (!ws) connect();
-});
-
 // Debug/testing hook (read-only): the last state and version.
 window.matchPage = {
   get state() {
@@ -1287,10 +1188,18 @@ window.matchPage = {
     return S.version;
   },
   get connected() {
-    return !!ws && ws.readyState === WebSocket.OPEN;
+    return isOpen();
   },
 };
 
-setConn("connecting");
-connect();
+sock = openMatchSocket(MATCH_ID, {
+  onSnapshot: onState,
+  onResult,
+  onError: (m) => flash(m.message || m.code),
+  onConnection: setConnAndRender,
+  onClosed(code) {
+    if (code === 4404) flash(t("not_found"));
+    clearPending();
+  },
+});
 requestAnimationFrame(frame);

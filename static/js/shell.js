@@ -36,6 +36,8 @@
  * read-only for the browser tests.
  */
 
+import { openMatchSocket } from "./match_socket.js";
+
 const root = document.getElementById("table");
 const DATA = JSON.parse(document.getElementById("table-data").textContent);
 const MATCH_ID = DATA.match;
@@ -180,12 +182,6 @@ function setStatus(text) {
 
 // ------------------------------------------------------------------------------ websocket
 
-let ws = null;
-let retry = 0;
-let everConnected = false;
-let reconnectTimer = null;
-let lastRx = performance.now();
-
 function setConn(kind) {
   el.conn.className = `conn conn-${kind}`;
   el.conn.dataset.state = kind;
@@ -193,84 +189,11 @@ function setConn(kind) {
   root.classList.toggle("is-offline", kind !== "live");
 }
 
-function wsUrl() {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  return `${proto}://${location.host}/ws/matches/${MATCH_ID}/`;
-}
+let sock = null; // opened at the end of this file, once everything it calls is defined
 
-function connect() {
-  clearTimeout(reconnectTimer);
-  reconnectTimer = null;
-  setConn(everConnected ? "reconnecting" : "connecting");
-  let sock;
-  try {
-    sock = new WebSocket(wsUrl());
-  } catch {
-    scheduleReconnect();
-    return;
-  }
-  ws = sock;
-  sock.onopen = () => {
-    retry = 0;
-    everConnected = true;
-    lastRx = performance.now();
-    setConn("live");
-    // The server sends a snapshot on connect.
-  };
-  sock.onmessage = (ev) => {
-    lastRx = performance.now();
-    let data;
-    try {
-      data = JSON.parse(ev.data);
-    } catch {
-      return;
-    }
-    onMessage(data);
-  };
-  sock.onclose = (ev) => {
-    if (ws !== sock) return;
-    ws = null;
-    if (ev.code === 4404) flash(t("not_found"));
-    settlePending({ ok: false, code: "offline", message: t("err_offline") });
-    scheduleReconnect(ev.code === 4404 ? 15000 : 0);
-  };
-  sock.onerror = () => {
-    /* onclose follows */
-  };
-}
-
-function scheduleReconnect(minDelay = 0) {
-  if (reconnectTimer) return;
-  const base = Math.min(10000, 400 * 2 ** retry);
-  const delay = Math.max(minDelay, base * (0.75 + Math.random() * 0.5));
-  retry += 1;
-  setConn(retry > 4 ? "offline" : "reconnecting");
-  reconnectTimer = setTimeout(connect, delay);
-}
-
-const isOpen = () => ws && ws.readyState === WebSocket.OPEN;
-
-function sendRaw(obj) {
-  if (!isOpen()) return false;
-  ws.send(JSON.stringify(obj));
-  return true;
-}
-
-function sync() {
-  sendRaw({ type: "sync" });
-}
-
-// A quiet socket may be a dead one: ping it, and start over if even that goes unanswered.
-setInterval(() => {
-  if (!isOpen()) return;
-  const quiet = performance.now() - lastRx;
-  if (quiet > 45000) ws.close();
-  else if (quiet > 20000) sendRaw({ type: "ping" });
-}, 5000);
-
-document.addEventListener("visibilitychange", () => {
-  if (!document.hidden) sync();
-});
+const sendRaw = (obj) => sock.send(obj);
+const sync = () => sock.sync();
+const isOpen = () => sock !== null && sock.isOpen();
 
 let idCounter = 0;
 const newId = () => `c${Date.now().toString(36)}${(idCounter += 1)}`;
@@ -313,22 +236,6 @@ function send(action) {
       }, 8000),
     };
   });
-}
-
-function onMessage(data) {
-  switch (data.type) {
-    case "state":
-      onState(data);
-      break;
-    case "result":
-      onResult(data);
-      break;
-    case "error":
-      flash(data.message || data.code);
-      break;
-    default:
-      break; // pong
-  }
 }
 
 function onResult(r) {
@@ -613,4 +520,13 @@ window.tablePage = {
   mySeats: MY_SEATS.slice(),
 };
 
-connect();
+sock = openMatchSocket(MATCH_ID, {
+  onSnapshot: onState,
+  onResult,
+  onError: (m) => flash(m.message || m.code),
+  onConnection: setConn,
+  onClosed(code) {
+    if (code === 4404) flash(t("not_found"));
+    settlePending({ ok: false, code: "offline", message: t("err_offline") });
+  },
+});

@@ -1,0 +1,119 @@
+/**
+ * match_socket.js — the socket of a match page, shared by both (match.js for Spectacular
+ * Bid, shell.js for every other game).
+ *
+ * One websocket to ws(s)://host/ws/matches/<id>/ (session cookie auth). It reconnects
+ * with a growing, jittered delay; a socket quiet for 15 s is asked for a `sync` (the server
+ * answers with the state), and one quiet for 45 s is closed and opened again. Coming back
+ * to the tab syncs (or reconnects), and so does the browser coming back online.
+ *
+ * The page says what to do with what arrives: `onSnapshot(message)` for a `state` message,
+ * `onResult(message)` for the answer to a command, `onError(message)` for an `error`
+ * (a `pong` needs nothing); `onConnection(kind)` when the connection's state changes
+ * ("connecting", "live", "reconnecting", "offline"), `onClosed(code)` when an open socket
+ * closes.
+ */
+
+export function openMatchSocket(
+  matchId,
+  { onSnapshot, onResult, onError, onConnection, onClosed },
+) {
+  function onMessage(data) {
+    if (data.type === "state") onSnapshot(data);
+    else if (data.type === "result") onResult(data);
+    else if (data.type === "error") onError(data);
+  }
+
+  let ws = null;
+  let retry = 0;
+  let everConnected = false;
+  let reconnectTimer = null;
+  let lastRx = performance.now();
+  let lastSync = 0;
+
+  function url() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    return `${proto}://${location.host}/ws/matches/${matchId}/`;
+  }
+
+  function connect() {
+    clearTimeout(reconnectTimer);
+    reconnectTimer = null;
+    onConnection(everConnected ? "reconnecting" : "connecting");
+    let sock;
+    try {
+      sock = new WebSocket(url());
+    } catch {
+      scheduleReconnect();
+      return;
+    }
+    ws = sock;
+    sock.onopen = () => {
+      retry = 0;
+      everConnected = true;
+      lastRx = performance.now();
+      onConnection("live"); // the server sends a snapshot on connect: nothing to ask for
+    };
+    sock.onmessage = (ev) => {
+      lastRx = performance.now();
+      let data;
+      try {
+        data = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      onMessage(data);
+    };
+    sock.onclose = (ev) => {
+      if (ws !== sock) return;
+      ws = null;
+      onClosed(ev.code);
+      scheduleReconnect(ev.code === 4404 ? 15000 : 0);
+    };
+    sock.onerror = () => {
+      /* onclose follows */
+    };
+  }
+
+  function scheduleReconnect(minDelay = 0) {
+    if (reconnectTimer) return;
+    const base = Math.min(10000, 400 * 2 ** retry);
+    const delay = Math.max(minDelay, base * (0.75 + Math.random() * 0.5));
+    retry += 1;
+    onConnection(retry > 4 ? "offline" : "reconnecting");
+    reconnectTimer = setTimeout(connect, delay);
+  }
+
+  const isOpen = () => ws !== null && ws.readyState === WebSocket.OPEN;
+
+  /** Send one JSON message; false when the socket is not open. */
+  function send(obj) {
+    if (!isOpen()) return false;
+    ws.send(JSON.stringify(obj));
+    return true;
+  }
+
+  function sync() {
+    lastSync = performance.now();
+    send({ type: "sync" });
+  }
+
+  setInterval(() => {
+    if (!isOpen()) return;
+    const idle = performance.now() - lastRx;
+    if (idle > 45000) ws.close(); // a silent connection: start again
+    else if (idle > 15000 && performance.now() - lastSync > 15000) sync();
+  }, 1000);
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") return;
+    if (isOpen()) sync();
+    else if (!ws) connect();
+  });
+  window.addEventListener("online", () => {
+    if (!ws) connect();
+  });
+
+  connect();
+  return { send, sync, isOpen };
+}
