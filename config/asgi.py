@@ -11,7 +11,6 @@ from django.core.asgi import get_asgi_application
 # daphne serves /static/ itself, so `make run` needs nothing else (platform/README.md).
 django_asgi_app = ASGIStaticFilesHandler(get_asgi_application())
 
-from config.memory import start_trimming  # noqa: E402
 from config.routing import build_application  # noqa: E402
 from games.heartbeat import start_web_heartbeat  # noqa: E402
 
@@ -22,4 +21,3 @@ application = build_application(django_asgi_app)
 gc.freeze()
 gc.set_threshold(50_000, 20, 20)
 start_web_heartbeat()  # the web tier's liveness, for telling an outage from a silent player
-start_trimming()  # freed memory back to the system (config/memory.py)

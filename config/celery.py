@@ -4,7 +4,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_init
+from celery.signals import task_postrun, task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -26,9 +26,3 @@ def tidy_connections(**kwargs: Any) -> None:
 
     close_old_connections()
 
-
-@worker_init.connect
-def trim_memory(**kwargs: Any) -> None:
-    from config.memory import start_trimming
-
-    start_trimming()  # freed memory back to the system (config/memory.py)
