@@ -25,4 +25,3 @@ def tidy_connections(**kwargs: Any) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
-
