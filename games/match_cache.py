@@ -10,12 +10,19 @@ retry, never a wrong write; the copy only saves work.
 
 A copy is *taken* out for a command and put back after the commit: two threads never
 share one engine, and a command that fails half-way leaves nothing behind.
+
+A copy not used for ``MATCH_CACHE_IDLE_S`` seconds is dropped. Most copies that would
+never be used again are dropped when their match ends or their last socket here closes
+(``consumers``), but not all: a match created by an HTTP request (an accepted seek) whose
+sockets went to another process left its copy here until the size limit evicted it, about
+20 KB each, and that was most of a web process's growth in a 30-minute soak.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -25,15 +32,19 @@ if TYPE_CHECKING:
 
 # Active matches whose copies a web process keeps (0 turns the optimistic path off).
 MATCH_CACHE_SIZE = int(os.environ.get("MATCH_CACHE_SIZE", "2000"))
+# A copy left unused this long is dropped: a player thinking longer costs one locked read.
+MATCH_CACHE_IDLE_S = float(os.environ.get("MATCH_CACHE_IDLE_S", "120"))
 
-_copies: dict[str, tuple[Match, Engine]] = {}
+# match id -> (match, engine, when it was kept); the dict's order is the order of keeping
+_copies: dict[str, tuple[Match, Engine, float]] = {}
 _lock = threading.Lock()
 
 
 def take(match_id: object) -> tuple[Match, Engine] | None:
     """The copy of a match, removed from the cache (None when there is none)."""
     with _lock:
-        return _copies.pop(str(match_id), None)
+        held = _copies.pop(str(match_id), None)
+    return None if held is None else (held[0], held[1])
 
 
 def keep(match: Match, engine: Engine) -> None:
@@ -41,13 +52,17 @@ def keep(match: Match, engine: Engine) -> None:
     if MATCH_CACHE_SIZE <= 0:
         return
     key = str(match.pk)
+    now = time.monotonic()
     with _lock:
         held = _copies.get(key)
         if held is not None and held[0].version > match.version:
             return  # a later write of this process already put its copy here
         _copies.pop(key, None)  # re-inserted last: the dict's order is the eviction order
-        _copies[key] = (match, engine)
+        _copies[key] = (match, engine, now)
         while len(_copies) > MATCH_CACHE_SIZE:
+            del _copies[next(iter(_copies))]
+        # Idle copies go, the oldest first: the first one still in use stops the walk.
+        while _copies and now - next(iter(_copies.values()))[2] > MATCH_CACHE_IDLE_S:
             del _copies[next(iter(_copies))]
 
 

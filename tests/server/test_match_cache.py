@@ -183,6 +183,22 @@ def test_copies_are_bounded(players, monkeypatch) -> None:
     assert match_cache.take(matches[2].pk) is not None
 
 
+def test_a_copy_left_unused_goes(players, monkeypatch) -> None:
+    """A copy nobody uses (a match created here whose sockets went to another process)
+    is dropped once it has been idle for MATCH_CACHE_IDLE_S; one in use stays."""
+    clock = [1000.0]
+    monkeypatch.setattr(match_cache.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(match_cache, "MATCH_CACHE_IDLE_S", 120)
+    match_cache.clear()
+    idle = do_create_match(*players, rated=False)
+    clock[0] += 60
+    busy = do_create_match(*players, rated=False)
+    clock[0] += 61  # idle: 121 s unused; busy: 61 s
+    match_cache.keep(*match_cache.take(busy.pk))  # a command on busy puts its copy back
+    assert match_cache.take(idle.pk) is None
+    assert match_cache.take(busy.pk) is not None
+
+
 @pytest.mark.parametrize("seed", [5])
 def test_a_whole_match_mixing_both_paths_replays(players, settings, seed) -> None:
     """Random moves, with the copy now and then lost or gone stale: the log always
