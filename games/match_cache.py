@@ -15,7 +15,7 @@ A copy not used for ``MATCH_CACHE_IDLE_S`` seconds is dropped. Most copies that 
 never be used again are dropped when their match ends or their last socket here closes
 (``consumers``), but not all: a match created by an HTTP request (an accepted seek) whose
 sockets went to another process left its copy here until the size limit evicted it, about
-20 KB each, and that was most of a web process's growth in a 30-minute soak.
+20 KB each (``bench.soak`` starts every new match that way).
 """
 
 from __future__ import annotations
