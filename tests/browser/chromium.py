@@ -63,3 +63,13 @@ def browser_with_database() -> Iterator[Any]:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+# Runs before any script of each page: keeps the CSP violations the browser reports.
+RECORD_VIOLATIONS = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"}`
+                    + ` (${e.sourceFile || ""}:${e.lineNumber || ""})`);
+}, true);
+"""

@@ -18,23 +18,17 @@ from django.contrib.auth.models import User
 
 from games.models import Match
 from games.services import do_command, do_create_match
-from tests.browser.chromium import browser_with_database, require_chromium
+from tests.browser.chromium import (
+    RECORD_VIOLATIONS,
+    browser_with_database,
+    require_chromium,
+)
 from tests.browser.test_replay_viewer import off_the_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "pw-csp-player-123"
-
-# Runs before any script of each page: keeps what the browser reports.
-RECORD_VIOLATIONS = """
-window.__csp = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"}`
-                    + ` (${e.sourceFile || ""}:${e.lineNumber || ""})`);
-}, true);
-"""
-
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:

@@ -31,7 +31,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tests.browser.chromium import browser_with_database, require_chromium
+from tests.browser.chromium import (
+    RECORD_VIOLATIONS,
+    browser_with_database,
+    require_chromium,
+)
 from tests.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
@@ -39,15 +43,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.services,
 
 STEP_MS = 15_000
 GAME_DEADLINE_S = 120
-
-# Runs before any script of each page: keeps what the browser reports.
-RECORD_VIOLATIONS = """
-window.__csp = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"}`);
-}, true);
-"""
-
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:

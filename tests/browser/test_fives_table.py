@@ -31,7 +31,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser.chromium import browser_with_database, require_chromium
+from tests.browser.chromium import (
+    RECORD_VIOLATIONS,
+    browser_with_database,
+    require_chromium,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
@@ -40,15 +44,6 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 PASSWORD = "Fives-table-pass-4417"
 STEP_MS = 20_000
-
-# Runs before any script of each page: keeps what the browser reports.
-RECORD_VIOLATIONS = """
-window.__csp = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"}`
-                    + ` (${e.sourceFile || ""}:${e.lineNumber || ""})`);
-}, true);
-"""
 
 # The page's state: the view of this page's seat (read only).
 MY_TURN = """() => {

@@ -28,7 +28,11 @@ from accounts.models import Profile
 from games.models import Match
 from games.services import do_command, do_create_match
 from games.store import export_record, load_engine, plugin_of
-from tests.browser.chromium import browser_with_database, require_chromium
+from tests.browser.chromium import (
+    RECORD_VIOLATIONS,
+    browser_with_database,
+    require_chromium,
+)
 from tests.browser.test_replay_viewer import off_the_loop
 from tests.conftest import ARTIFACTS
 
@@ -37,15 +41,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.services,
 
 JSON = dict[str, Any]
 STEP_MS = 15_000
-
-# Runs before any script of each page: keeps what the browser reports.
-RECORD_VIOLATIONS = """
-window.__csp = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"}`);
-}, true);
-"""
-
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:

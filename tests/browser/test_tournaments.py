@@ -26,21 +26,17 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from tests.browser.chromium import browser_with_database, require_chromium
+from tests.browser.chromium import (
+    RECORD_VIOLATIONS,
+    browser_with_database,
+    require_chromium,
+)
 from tests.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
 
 STEP_MS = 20_000
-RECORD_VIOLATIONS = """
-window.__csp = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"}`);
-}, true);
-"""
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     require_chromium()
