@@ -306,6 +306,8 @@ if TEST_FIXED_DEALS and not DEBUG:
 OUTAGE_GAP_S = float(os.environ.get("OUTAGE_GAP_S", "5"))
 OUTAGE_ANNULS = env_bool("OUTAGE_ANNULS", True)
 HEARTBEAT_INTERVAL_S = float(os.environ.get("HEARTBEAT_INTERVAL_S", "1"))
+# A full garbage collection this often in each web process (config/collector.py; 0: off).
+WEB_GC_INTERVAL_S = float(os.environ.get("WEB_GC_INTERVAL_S", "60"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-clocks": {
         "task": "games.tasks.sweep_overdue",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import uuid
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -24,6 +23,7 @@ from django.test import Client
 from accounts.models import AccessToken
 from games.models import Match, MatchEvent
 from games.services import do_command, do_create_match
+from tests.asgi_app import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -58,18 +58,6 @@ class Players:
 @pytest.fixture
 def players() -> Players:
     return Players()
-
-
-def application() -> Any:
-    if "config.asgi" not in sys.modules:
-        from games import heartbeat
-
-        # Importing config.asgi starts the web heartbeat thread; in the test process it
-        # would outlive the private Redis and log failures at exit. Nothing here needs it.
-        heartbeat._started = True
-    from config.asgi import application as app
-
-    return app
 
 
 def path(match_id: Any) -> str:

@@ -384,13 +384,13 @@ def test_a_flag_with_the_heartbeat_covering_the_period_is_a_loss(players, settin
     seat = to_act(match)
     deadline = clock_deadline_wall(match)
     client = heartbeat.redis_client()
-    tag = f"test-{uuid.uuid4().hex}"
-    beats = {f"{tag}:{i}": time.time() - 2 + i for i in range(int(deadline - time.time()) + 5)}
-    client.zadd(heartbeat.BEATS_KEY, beats)
+    # One run of beats (heartbeat.Runs) from before the clock started until after its deadline.
+    run = {f"test-{uuid.uuid4().hex}:{time.time() - 2:.6f}": deadline + 3}
+    client.zadd(heartbeat.BEATS_KEY, run)
     try:
         assert do_advance(match.pk, now_wall=deadline + 0.5) is True
     finally:
-        client.zrem(heartbeat.BEATS_KEY, *beats)
+        client.zrem(heartbeat.BEATS_KEY, *run)
     m = fresh(match)
     assert m.status == Match.Status.FINISHED
     assert (m.winner, m.reason) == (1 - seat, "time")

@@ -3,7 +3,6 @@ players at once (and a page opened later is told of the match still waiting)."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from accounts.models import AccessToken
+from tests.asgi_app import application
 from tournaments.lifecycle import do_tick
 from tournaments.models import TournamentGame
 
@@ -27,14 +27,6 @@ def _layer(redis_url: str) -> None:
     """The Redis channel layer of the running configuration, as between processes."""
 
 
-def application() -> Any:
-    if "config.asgi" not in sys.modules:
-        from games import heartbeat
-
-        heartbeat._started = True  # no heartbeat thread in the test process
-    from config.asgi import application as app
-
-    return app
 
 
 async def connect(headers: list[tuple[bytes, bytes]]) -> WebsocketCommunicator:

@@ -1,0 +1,72 @@
+"""Full garbage collections on a timer, for the long-running web processes.
+
+``config/asgi.py`` freezes start-up's objects and raises the young generation's
+threshold, so that collections stop pausing the live path. But in steady state objects
+die about as fast as they are made, so the allocation count that triggers a collection
+barely moves: in a 250-match soak a web process ran about one young collection in two
+minutes and no full one at all. Reference cycles that had outlived a young collection
+(a closed websocket's protocol, a request and the traceback that points back at it)
+were then never freed, and each web process grew by about 0.5 MB a minute
+(platform/README.md, "What the web processes' growth was"). A full collection on a
+timer bounds that garbage to one interval's worth, at a pause the timer decides.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import threading
+import time
+
+log = logging.getLogger(__name__)
+
+
+class PeriodicCollector:
+    """A daemon thread that runs ``gc.collect()`` every ``interval_s`` seconds."""
+
+    def __init__(self, interval_s: float) -> None:
+        self.interval_s = interval_s
+        self.collections = 0
+        self.freed = 0  # unreachable objects found, all collections together
+        self.longest_pause_s = 0.0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is None and self.interval_s > 0:
+            self._thread = threading.Thread(target=self._run, name="web-gc", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def collect(self) -> None:
+        started = time.perf_counter()
+        freed = gc.collect()
+        pause = time.perf_counter() - started
+        self.collections += 1
+        self.freed += freed
+        self.longest_pause_s = max(self.longest_pause_s, pause)
+        log.debug("full collection: %d unreachable objects, %.1f ms", freed, pause * 1000)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            try:
+                self.collect()
+            except Exception:  # the next interval tries again
+                log.warning("garbage collection failed", exc_info=True)
+
+
+_collector: PeriodicCollector | None = None
+
+
+def start_periodic_collection(interval_s: float) -> PeriodicCollector:
+    """Start this process's collector once (an interval of 0 turns it off)."""
+    global _collector
+    if _collector is None:
+        _collector = PeriodicCollector(interval_s)
+        _collector.start()
+    return _collector
