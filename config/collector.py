@@ -8,7 +8,9 @@ minutes and no full one at all. Reference cycles that had outlived a young colle
 (a closed websocket's protocol, a request and the traceback that points back at it)
 were then never freed, and each web process grew by about 0.5 MB a minute
 (platform/README.md, "What the web processes' growth was"). A full collection on a
-timer bounds that garbage to one interval's worth, at a pause the timer decides.
+timer bounds that garbage to one interval's worth, at a pause the timer decides. It runs
+on its own thread: Python's automatic collections, too, run on whichever thread happens to
+allocate (here also the writer threads), so no finalizer can count on a particular one.
 """
 
 from __future__ import annotations
