@@ -1,16 +1,17 @@
 """Full garbage collections on a timer, for the long-running web processes.
 
-``config/asgi.py`` freezes start-up's objects and raises the young generation's
-threshold, so that collections stop pausing the live path. But in steady state objects
-die about as fast as they are made, so the allocation count that triggers a collection
-barely moves: in a 250-match soak a web process ran about one young collection in two
-minutes and no full one at all. Reference cycles that had outlived a young collection
-(a closed websocket's protocol, a request and the traceback that points back at it)
-were then never freed, and each web process grew by about 0.5 MB a minute
-(platform/README.md, "What the web processes' growth was"). A full collection on a
-timer bounds that garbage to one interval's worth, at a pause the timer decides. It runs
-on its own thread: Python's automatic collections, too, run on whichever thread happens to
-allocate (here also the writer threads), so no finalizer can count on a particular one.
+``tune_for_web`` (called by ``config/asgi.py``) freezes start-up's objects and raises
+the young generation's threshold, so that collections stop pausing the live path. But in
+steady state objects die about as fast as they are made, so the allocation count that
+triggers a collection barely moves: in a 250-match soak a web process ran about one
+young collection in two minutes and no full one at all. Reference cycles that had
+outlived a young collection (a closed websocket's protocol, a request and the traceback
+that points back at it) were then never freed, and each web process grew by about 0.5 MB
+a minute (platform/README.md, "What the web processes' growth was"). A full collection
+on a timer bounds that garbage to one interval's worth, at a pause the timer decides. It
+runs on its own thread: Python's automatic collections, too, run on whichever thread
+happens to allocate (here also the writer threads), so no finalizer can count on a
+particular one.
 """
 
 from __future__ import annotations
@@ -63,6 +64,19 @@ class PeriodicCollector:
 
 
 _collector: PeriodicCollector | None = None
+
+
+def tune_for_web(interval_s: float) -> PeriodicCollector:
+    """The web process's collection policy, once start-up is done.
+
+    Long-lived objects (Django, the URLconf, models) out of the collector's way, and
+    fewer young-generation passes: full collections were pausing the event loop. With so
+    high a threshold the automatic collections all but stop in steady state, so a timer
+    runs the full ones.
+    """
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
+    return start_periodic_collection(interval_s)
 
 
 def start_periodic_collection(interval_s: float) -> PeriodicCollector:
