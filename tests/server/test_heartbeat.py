@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,18 +16,17 @@ T0 = 1_700_000_000.0  # beats in the past: no live web process's run falls among
 
 
 @pytest.fixture
-def client(redis_url: str, settings: Any) -> Iterator[Any]:
+def client(redis_url: str, settings: Any, monkeypatch: Any) -> Iterator[Any]:
     settings.OUTAGE_ANNULS = True
     settings.OUTAGE_GAP_S = GAP
+    # Keys of this test's own: a live web process elsewhere on this Redis (another test's
+    # daphne, a developer's `make run`) keeps beating into the real ones.
+    tag = uuid.uuid4().hex
+    monkeypatch.setattr(heartbeat, "BEATS_KEY", f"test:{tag}:heartbeat-runs")
+    monkeypatch.setattr(heartbeat, "LEGACY_BEATS_KEY", f"test:{tag}:heartbeats")
     redis = heartbeat.redis_client()
-    saved = {key: redis.zrange(key, 0, -1, withscores=True)
-             for key in (heartbeat.BEATS_KEY, heartbeat.LEGACY_BEATS_KEY)}
-    redis.delete(heartbeat.BEATS_KEY, heartbeat.LEGACY_BEATS_KEY)
     yield redis
     redis.delete(heartbeat.BEATS_KEY, heartbeat.LEGACY_BEATS_KEY)
-    for key, members in saved.items():
-        if members:
-            redis.zadd(key, dict(members))
 
 
 def beat_every(runs: heartbeat.Runs, start: float, end: float, step: float = 1.0) -> None:
@@ -74,13 +74,13 @@ def test_another_process_covers_a_stall(client: Any) -> None:
     assert not heartbeat.had_outage(T0 + 50, T0 + 180)
 
 
-def test_a_failed_beat_does_not_extend_the_run(client: Any, monkeypatch: Any) -> None:
+def test_a_failed_beat_does_not_extend_the_run(client: Any) -> None:
     runs = heartbeat.Runs()
     beat_every(runs, T0, T0 + 10)
-    monkeypatch.setattr(client, "zadd", lambda *a, **k: (_ for _ in ()).throw(OSError("down")))
-    with pytest.raises(OSError):
-        heartbeat.beat(T0 + 20, runs)
-    monkeypatch.undo()
+    with pytest.MonkeyPatch.context() as down:
+        down.setattr(client, "zadd", lambda *a, **k: (_ for _ in ()).throw(OSError("down")))
+        with pytest.raises(OSError):
+            heartbeat.beat(T0 + 20, runs)
     heartbeat.beat(T0 + 21, runs)
     assert client.zcard(heartbeat.BEATS_KEY) == 2  # the stretch from T0 + 10 is uncovered
     assert heartbeat.had_outage(T0 + 5, T0 + 25)
