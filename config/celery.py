@@ -4,7 +4,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_process_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -25,3 +25,14 @@ def tidy_connections(**kwargs: Any) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@worker_ready.connect
+@worker_process_init.connect
+def tune_collection(**kwargs: Any) -> None:
+    """Timed full collections in the worker (and in each prefork child, after its fork)."""
+    from django.conf import settings
+
+    from config.collector import tune_for_worker
+
+    tune_for_worker(settings.WORKER_GC_INTERVAL_S)

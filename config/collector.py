@@ -1,4 +1,4 @@
-"""Full garbage collections on a timer, for the long-running web processes.
+"""Full garbage collections on a timer, for the long-running processes (web and worker).
 
 ``tune_for_web`` (called by ``config/asgi.py``) freezes start-up's objects and raises
 the young generation's threshold, so that collections stop pausing the live path. But in
@@ -12,6 +12,12 @@ on a timer bounds that garbage to one interval's worth, at a pause the timer dec
 runs on its own thread: Python's automatic collections, too, run on whichever thread
 happens to allocate (here also the writer threads), so no finalizer can count on a
 particular one.
+
+The Celery worker (``tune_for_worker``, from ``config/celery.py``) had the same garbage
+by another road: a pending deadline task (its request, message and promises, cycles
+among them) lives up to a clock's bank, long enough to be promoted to the oldest
+generation, and a full collection waits until a quarter of that generation is new. Its
+cycles piled up between full collections, and the peaks raised the heap for good.
 """
 
 from __future__ import annotations
@@ -37,8 +43,13 @@ class PeriodicCollector:
 
     def start(self) -> None:
         if self._thread is None and self.interval_s > 0:
-            self._thread = threading.Thread(target=self._run, name="web-gc", daemon=True)
+            self._thread = threading.Thread(target=self._run, name="gc-timer", daemon=True)
             self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        # False in a forked child too: a thread does not survive the fork.
+        return self._thread is not None and self._thread.is_alive()
 
     def stop(self) -> None:
         self._stop.set()
@@ -79,10 +90,21 @@ def tune_for_web(interval_s: float) -> PeriodicCollector:
     return start_periodic_collection(interval_s)
 
 
+def tune_for_worker(interval_s: float) -> PeriodicCollector:
+    """The Celery worker's policy, once it is up (in each pool child too).
+
+    Start-up's objects frozen, so that a full collection is cheap and the automatic ones
+    come as often as the live objects call for; the default thresholds kept (no event
+    loop to spare here); and the same timer as the web processes'.
+    """
+    gc.freeze()
+    return start_periodic_collection(interval_s)
+
+
 def start_periodic_collection(interval_s: float) -> PeriodicCollector:
     """Start this process's collector once (an interval of 0 turns it off)."""
     global _collector
-    if _collector is None:
+    if _collector is None or (_collector.interval_s > 0 and not _collector.running):
         _collector = PeriodicCollector(interval_s)
         _collector.start()
     return _collector

@@ -308,6 +308,8 @@ OUTAGE_ANNULS = env_bool("OUTAGE_ANNULS", True)
 HEARTBEAT_INTERVAL_S = float(os.environ.get("HEARTBEAT_INTERVAL_S", "1"))
 # A full garbage collection this often in each web process (config/collector.py; 0: off).
 WEB_GC_INTERVAL_S = float(os.environ.get("WEB_GC_INTERVAL_S", "60"))
+# The same in each Celery worker process (config/celery.py).
+WORKER_GC_INTERVAL_S = float(os.environ.get("WORKER_GC_INTERVAL_S", "30"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-clocks": {
         "task": "games.tasks.sweep_overdue",

@@ -1,11 +1,13 @@
-"""The web processes' timed full collections (config/collector.py)."""
+"""The timed full collections of the web and worker processes (config/collector.py)."""
 
 from __future__ import annotations
 
 import gc
 import time
 import weakref
+from typing import Any
 
+from config import collector as collector_module
 from config.collector import PeriodicCollector
 
 
@@ -52,3 +54,32 @@ def test_stop_ends_the_thread() -> None:
     assert thread is not None and thread.is_alive()
     collector.stop()
     assert not thread.is_alive()
+
+
+def test_a_collector_whose_thread_is_gone_is_replaced(monkeypatch: Any) -> None:
+    stale = PeriodicCollector(interval_s=60)
+    stale.start()
+    stale.stop()  # as a forked pool child sees its parent's: the object without its thread
+    monkeypatch.setattr(collector_module, "_collector", stale)
+    fresh = collector_module.start_periodic_collection(60)
+    try:
+        assert fresh is not stale and fresh.running
+        assert collector_module.start_periodic_collection(60) is fresh
+    finally:
+        fresh.stop()
+
+
+def test_the_worker_and_each_pool_child_tune_their_collection(monkeypatch: Any,
+                                                               settings: Any) -> None:
+    from celery.signals import worker_process_init, worker_ready
+
+    import config.celery
+
+    settings.WORKER_GC_INTERVAL_S = 12.5
+    calls: list[float] = []
+    monkeypatch.setattr(collector_module, "tune_for_worker", calls.append)
+    config.celery.tune_collection()
+    assert calls == [12.5]
+    for signal in (worker_ready, worker_process_init):
+        assert any(receiver() is config.celery.tune_collection
+                   for _key, receiver in signal.receivers)
