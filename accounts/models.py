@@ -47,3 +47,14 @@ class AccessToken(models.Model):
         raw = cls.PREFIX + secrets.token_urlsafe(32)
         token = cls.objects.create(user=user, name=name, digest=hash_token(raw))
         return token, raw
+
+
+class SignedInSession(models.Model):
+    """A browser session a user signed in with: the index that lets a password change,
+    an e-mail change, a deactivation or "sign out everywhere" end the user's other
+    sessions (the session store itself cannot be searched by user)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="signed_in_sessions")
+    session_key = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
