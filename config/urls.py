@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import sign_out
 from accounts import views as account_views
 
 urlpatterns = [
@@ -8,6 +9,8 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("account/", account_views.account, name="account"),
+    path("account/sign-out-everywhere/", sign_out.sign_out_everywhere,
+         name="sign_out_everywhere"),
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),  # before games.urls: its catch-all /api/
     path("", include("games.urls")),

@@ -21,7 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 from accounts.models import AccessToken
 from accounts.tokens import token_from_header, user_for_token
 
-from . import lobby, services
+from . import live_limits, lobby, services
 from .models import Match
 from .store import export_record
 
@@ -318,8 +318,23 @@ def _get_match(match_id: Any) -> Match | None:
     return Match.objects.filter(pk=match_id).first()
 
 
+def _over_budget(request: HttpRequest) -> JsonResponse | None:
+    """A 429 once the account has spent its command budget (shared with its sockets)."""
+    user = request.api_user  # type: ignore[attr-defined]
+    owner = live_limits.owner_of(user)
+    if owner is None or live_limits.is_exempt(user) or live_limits.spend_command_sync(owner):
+        return None
+    code, message = live_limits.SocketShare.over_budget()
+    response = _error(429, code, message)
+    response["Retry-After"] = "1"
+    return response
+
+
 @api_view(["GET"])
 def match_detail(request: HttpRequest, match_id: Any) -> JsonResponse:
+    refused = _over_budget(request)
+    if refused is not None:
+        return refused
     match = _get_match(match_id)
     if match is None:
         return _error(404, "not_found", _("There is no such match."))
@@ -329,6 +344,9 @@ def match_detail(request: HttpRequest, match_id: Any) -> JsonResponse:
 
 @api_view(["POST"])
 def match_command(request: HttpRequest, match_id: Any) -> JsonResponse:
+    refused = _over_budget(request)
+    if refused is not None:
+        return refused
     try:
         data = parse_json(request_body(request) or b"null")
     except BadBody as exc:

@@ -21,15 +21,17 @@ from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, connection
 from django.utils.translation import gettext as _
 
-from accounts.credentials import REVOKED_CLOSE_CODE, credential_group
+from accounts.credentials import REVOKED_CLOSE_CODE, revocation_applies, socket_user_group
 
-from . import broadcast, match_cache, services
+from . import broadcast, live_limits, match_cache, services
 from .db_calls import read_in_writer, retried_once, run_in_writer
+from .live_limits import SocketShare
 from .models import Match
 
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_S = 10.0  # sustained messages per second per connection
 BURST = 20.0
+FLOOD_CLOSE_CODE = 4429
 MAX_DROPPED = 200  # a client that keeps flooding is disconnected
 # The answers to a socket's latest command ids. A client resends on the same socket only
 # what it has just sent (a new socket starts afresh), so a few suffice; 256 for each of
@@ -56,38 +58,46 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.groups_joined = []
         self.seats = []
         self.role = ""  # no broadcast text until the connection is accepted
-        self.tokens = BURST
-        self.last_refill = time.monotonic()
+        self.bucket = live_limits.TokenBucket(RATE_PER_S, BURST)
         self.dropped = 0
         self.answered: OrderedDict[str, str] = OrderedDict()  # command id -> its answer
+        self.share = await SocketShare.claim(self.scope.get("user"))
+        if not self.share.admitted:
+            await self.refuse_over_share()
+            return
         # Subscribed first, so that no move falls between the snapshot and the first
         # broadcast; nothing reaches the socket before it is accepted, and a refused
         # connection leaves the group at once.
-        name = broadcast.group_name(self.match_id)
-        await self.channel_layer.group_add(name, self.channel_name)
-        self.groups_joined.append(name)
-        credential = credential_group(self.scope)
-        if credential is not None:  # revoking the token or logging out closes this socket
-            await self.channel_layer.group_add(credential, self.channel_name)
-            self.groups_joined.append(credential)
+        for name in (broadcast.group_name(self.match_id), socket_user_group(self.scope)):
+            if name is not None:  # the account's group: losing the credential closes this
+                await self.channel_layer.group_add(name, self.channel_name)
+                self.groups_joined.append(name)
         # One database call: the match, who this is in it, and their view of it.
         found = await read_in_writer(self._open, self.scope.get("user"))
         if found is None:
+            await self.share.release()
             await self.close(code=4404)
             return
-        self.seats, message = found
+        self.seats, message, self.share.exempt = found
         self.role = broadcast.role_of(self.seats)
         _sockets[self.match_id] += 1
         self.counted = True
         await self.accept()
         await self.send_json(message)
 
-    def _open(self, user: Any) -> tuple[list[int], dict[str, Any]] | None:
+    async def refuse_over_share(self) -> None:
+        """Accepted only to be closed with a code and a reason the client can show (a
+        handshake refused before acceptance reaches a browser as a bare 1006)."""
+        await self.accept()
+        await self.error(*self.share.refusal())
+        await self.close(code=self.share.close_code())
+
+    def _open(self, user: Any) -> tuple[list[int], dict[str, Any], bool] | None:
         match = self._read_match()
         if match is None:
             return None
         seats = services.access_match_seats(match, user)
-        return seats, services.snapshot(match, seats)
+        return seats, services.snapshot(match, seats), live_limits.is_exempt(user)
 
     def _read_match(self) -> Match | None:
         try:
@@ -108,6 +118,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for name in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(name, self.channel_name)
+        share = getattr(self, "share", None)
+        if share is not None:
+            await share.release()
         if getattr(self, "counted", False):
             self.counted = False
             _sockets[self.match_id] -= 1
@@ -121,21 +134,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})
 
-    def _allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.last_refill) * RATE_PER_S)
-        self.last_refill = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         received = time.time()  # the receipt time stamps the command
-        if not self._allow():
+        if not self.bucket.allow():
             self.dropped += 1
             if self.dropped > MAX_DROPPED:
-                await self.close(code=4429)
+                await self.close(code=FLOOD_CLOSE_CODE)
             elif self.dropped % 20 == 1:
                 await self.error("rate_limited", _("Too many messages: slow down."))
             return
@@ -151,7 +155,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if kind == "ping":
             await self.send_json({"type": "pong", "server_time": received})
         elif kind == "sync":
-            await self.send_snapshot()
+            if await self.share.spend():
+                await self.send_snapshot()
+            else:
+                await self.error(*self.share.over_budget())
         elif kind == "command":
             if not self.seats:
                 await self.error("forbidden", _("Spectators cannot act in a match."))
@@ -164,6 +171,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if command_id is not None and command_id in self.answered:
                 # A resent command is answered again, never applied twice.
                 await self.send(text_data=self.answered[command_id])
+                return
+            if not await self.share.spend():
+                refused = services.CommandResult(False, *self.share.over_budget())
+                await self.send_json({"type": "result", "id": command_id,
+                                      **refused.as_dict()})
                 return
             outbox = broadcast.start_outbox()
             try:
@@ -204,6 +216,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return None if match is None else services.snapshot(match, self.seats)
 
     async def credential_revoked(self, event: dict[str, Any]) -> None:
+        if not revocation_applies(self.scope, event):
+            return  # another session or token of the same account
         # The rights this socket was opened with are gone: no further command counts.
         self.seats = []
         await self.close(code=REVOKED_CLOSE_CODE)

@@ -1,10 +1,11 @@
 """The notification websocket ``/ws/notifications/``: every logged-in page joins it.
 
 Authenticated as the match sockets are (``games/ws_auth.py``: the session from the
-page's own origin, or a token). On connect it sends the tournament matches the player
+page's own origin, or a token), and counted in the account's share of open sockets
+(``games/live_limits.py``). On connect it sends the tournament matches the player
 has to play now, then each new one as its round starts (``tournaments/notify.py``).
 Server to client: ``{"type": "tournament_match" | "tournament_bye", ...}``; client to
-server: ``{"type": "ping"}`` only.
+server: ``{"type": "ping"}`` only, at most ``RATE_PER_S`` a second.
 """
 
 from __future__ import annotations
@@ -14,12 +15,18 @@ from typing import Any
 import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.translation import gettext as _
 
-from accounts.credentials import REVOKED_CLOSE_CODE, credential_group
+from accounts.credentials import REVOKED_CLOSE_CODE, revocation_applies, socket_user_group
+from games.live_limits import SocketShare, TokenBucket
 
 from .notify import pending_for, user_group
 
 MAX_MESSAGE_BYTES = 256
+RATE_PER_S = 1.0  # a page pings every 25 s or so
+BURST = 5.0
+MAX_DROPPED = 50  # a client that keeps flooding is disconnected
+FLOOD_CLOSE_CODE = 4429
 
 
 class NotificationConsumer(AsyncWebsocketConsumer):
@@ -27,12 +34,21 @@ class NotificationConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.groups_joined = []
+        self.bucket = TokenBucket(RATE_PER_S, BURST)
+        self.dropped = 0
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
-        for name in (user_group(user.pk), credential_group(self.scope)):
-            if name is not None:  # logging out or revoking the token closes this socket
+        self.share = await SocketShare.claim(user)
+        if not self.share.admitted:
+            await self.accept()
+            code, message = self.share.refusal()
+            await self.send_json({"type": "error", "code": code, "message": message})
+            await self.close(code=self.share.close_code())
+            return
+        for name in (user_group(user.pk), socket_user_group(self.scope)):
+            if name is not None:  # losing the credential closes this socket
                 await self.channel_layer.group_add(name, self.channel_name)
                 self.groups_joined.append(name)
         await self.accept()
@@ -42,8 +58,19 @@ class NotificationConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for name in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(name, self.channel_name)
+        share = getattr(self, "share", None)
+        if share is not None:
+            await share.release()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.bucket.allow():
+            self.dropped += 1
+            if self.dropped > MAX_DROPPED:
+                await self.close(code=FLOOD_CLOSE_CODE)
+            elif self.dropped % 10 == 1:
+                await self.send_json({"type": "error", "code": "rate_limited",
+                                      "message": _("Too many messages: slow down.")})
+            return
         if text_data is not None and len(text_data) <= MAX_MESSAGE_BYTES:
             try:
                 data = orjson.loads(text_data)
@@ -59,4 +86,5 @@ class NotificationConsumer(AsyncWebsocketConsumer):
         await self.send_json(event["notice"])
 
     async def credential_revoked(self, event: dict[str, Any]) -> None:
-        await self.close(code=REVOKED_CLOSE_CODE)
+        if revocation_applies(self.scope, event):
+            await self.close(code=REVOKED_CLOSE_CODE)

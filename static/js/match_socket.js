@@ -68,7 +68,10 @@ export function openMatchSocket(
       if (ws !== sock) return;
       ws = null;
       onClosed(ev.code);
-      scheduleReconnect(ev.code === 4404 ? 15000 : 0);
+      // 4404: no such match; 4430: too many of this account's sockets open (the server
+      // said so in an error message first); 4429: this page flooded the server.
+      const wait = { 4404: 15000, 4430: 30000, 4429: 10000 }[ev.code] || 0;
+      scheduleReconnect(wait);
     };
     sock.onerror = () => {
       /* onclose follows */

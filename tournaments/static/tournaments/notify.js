@@ -53,6 +53,8 @@ function connect() {
   });
   socket.addEventListener("close", (event) => {
     if (event.code === 4401) return; // logged out, or never logged in: nothing to hear
+    // Too many of this account's sockets open (4430) or flooding (4429): try much later.
+    if (event.code === 4430 || event.code === 4429) pause = 60000;
     setTimeout(connect, pause);
     pause = Math.min(pause * 2, 30000);
   });
