@@ -306,6 +306,12 @@ if TEST_FIXED_DEALS and not DEBUG:
 OUTAGE_GAP_S = float(os.environ.get("OUTAGE_GAP_S", "5"))
 OUTAGE_ANNULS = env_bool("OUTAGE_ANNULS", True)
 HEARTBEAT_INTERVAL_S = float(os.environ.get("HEARTBEAT_INTERVAL_S", "1"))
+# Fair shares of the live tier per account, across every web process (games/live_limits.py):
+# open sockets of all kinds, and one budget for the commands and syncs of all its sockets
+# and HTTP calls. The platform's computer players are exempt.
+MAX_SOCKETS_PER_USER = int(os.environ.get("MAX_SOCKETS_PER_USER", "16"))
+USER_COMMANDS_PER_S = float(os.environ.get("USER_COMMANDS_PER_S", "10"))
+USER_COMMAND_BURST = float(os.environ.get("USER_COMMAND_BURST", "30"))
 # A full garbage collection this often in each web process (config/collector.py; 0: off).
 WEB_GC_INTERVAL_S = float(os.environ.get("WEB_GC_INTERVAL_S", "60"))
 # The same in each Celery worker process (config/celery.py).
