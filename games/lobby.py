@@ -93,8 +93,8 @@ def do_challenge(me: AbstractBaseUser, username: str, rated: bool,
     if opponent.username == BOT_USERNAME:
         raise LobbyError(_("Use 'Play the computer' to play the computer."))
     plugin = game_plugin(game)
-    return Seek.objects.create(creator=me, opponent=opponent, rated=rated, game=plugin.key,
-                               rules=check_table_rules(rated, rules, plugin.key, 2))
+    return _open_once(me, opponent=opponent, rated=rated, game=plugin.key,
+                      rules=check_table_rules(rated, rules, plugin.key, 2))
 
 
 def do_seek(me: AbstractBaseUser, rated: bool, rules: Any = None, game: Any = None,
@@ -107,12 +107,25 @@ def do_seek(me: AbstractBaseUser, rated: bool, rules: Any = None, game: Any = No
     if computer_seats and rated:
         raise LobbyError(_("A table with computer players is casual."))
     table = check_table_rules(rated, rules, plugin.key, seats)
-    existing = Seek.objects.filter(creator=me, opponent__isnull=True, status=Seek.Status.OPEN,
-                                   rated=rated, rules=table, game=plugin.key, seats=seats,
-                                   computer_seats=computer_seats).first()
-    return existing or Seek.objects.create(creator=me, rated=rated, rules=table,
-                                           game=plugin.key, seats=seats,
-                                           computer_seats=computer_seats)
+    return _open_once(me, opponent=None, rated=rated, rules=table, game=plugin.key,
+                      seats=seats, computer_seats=computer_seats)
+
+
+def _lock_user(me: AbstractBaseUser) -> None:
+    """Hold the user's row until the transaction ends: the lobby requests of one user that
+    open something run one at a time (ten clicks at once included)."""
+    list(get_user_model().objects.select_for_update(no_key=True).filter(pk=me.pk)
+         .values_list("pk", flat=True))
+
+
+def _open_once(me: AbstractBaseUser, **table: Any) -> Seek:
+    """The user's open seek or challenge with just these settings, else a new one: asking
+    again (a double click, a retry, a rematch offered twice) leaves one on the board."""
+    table = {"seats": 2, "computer_seats": 0, **table}
+    with transaction.atomic():
+        _lock_user(me)  # so that a request sent at the same time finds the one made here
+        existing = Seek.objects.filter(creator=me, status=Seek.Status.OPEN, **table).first()
+        return existing or Seek.objects.create(creator=me, **table)
 
 
 def do_accept(me: AbstractBaseUser, seek_id: int) -> Match | Seek:
@@ -185,8 +198,8 @@ def do_rematch(me: AbstractBaseUser, match: Match) -> Match | Seek:
     opponent = get_user_model().objects.get(pk=others[0])
     if opponent.username == BOT_USERNAME:
         return do_play_computer(me, match.game, match.seat_count, match.rules or None)
-    return Seek.objects.create(creator=me, opponent=opponent, rated=match.rated,
-                               game=match.game, rules=match.rules or {})
+    return _open_once(me, opponent=opponent, rated=match.rated, game=match.game,
+                      rules=match.rules or {})
 
 
 def open_seeks_for(me: AbstractBaseUser) -> dict[str, list[dict[str, object]]]:

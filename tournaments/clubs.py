@@ -109,6 +109,14 @@ def pk_or_none(value: Any) -> int | None:
     return int(text)
 
 
+def _locked_club(club: Club) -> Club:
+    """The club's row read again and locked until the transaction ends."""
+    locked = Club.objects.select_for_update(no_key=True).filter(pk=club.pk).first()
+    if locked is None:  # deleted a moment ago
+        raise NotFound(_("There is no such club."))
+    return locked
+
+
 def club_by_id(club_id: Any) -> Club:
     pk = pk_or_none(club_id)
     club = Club.objects.filter(pk=pk).first() if pk is not None else None
@@ -160,6 +168,9 @@ def do_update_club(user: AbstractBaseUser, club: Club, data: dict[str, Any]) -> 
 def do_join_club(user: AbstractBaseUser, club: Club, code: Any = None) -> Membership:
     """Join (open club, or a valid invite code) or ask to join (by request)."""
     with transaction.atomic():
+        # The club's row locked: joins of one club run one at a time, so a second request
+        # sent at once sees the membership the first made (not the one_membership index).
+        club = _locked_club(club)
         existing = access_membership(club, user)
         if existing is not None:
             if existing.status == Status.ACTIVE:
