@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from .models import AccessToken, hash_token
+
+LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
 def user_for_token(raw: str | None) -> AbstractBaseUser | None:
@@ -26,7 +29,12 @@ def token_for_raw(raw: str | None) -> AccessToken | None:
     )
     if token is None or not token.user.is_active:
         return None
-    AccessToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    now = timezone.now()
+    # Noted to the minute: a write on every call and socket was most of what a flood of
+    # connections cost the database.
+    if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
+        AccessToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
     return token
 
 

@@ -31,7 +31,6 @@ from .models import Match
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_S = 10.0  # sustained messages per second per connection
 BURST = 20.0
-FLOOD_CLOSE_CODE = 4429
 MAX_DROPPED = 200  # a client that keeps flooding is disconnected
 # The answers to a socket's latest command ids. A client resends on the same socket only
 # what it has just sent (a new socket starts afresh), so a few suffice; 256 for each of
@@ -139,7 +138,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not self.bucket.allow():
             self.dropped += 1
             if self.dropped > MAX_DROPPED:
-                await self.close(code=FLOOD_CLOSE_CODE)
+                await self.close(code=live_limits.FLOOD_CLOSE_CODE)
             elif self.dropped % 20 == 1:
                 await self.error("rate_limited", _("Too many messages: slow down."))
             return

@@ -1,6 +1,10 @@
 """Fair shares of the live tier: no one account can slow the others.
 
-Three limits, each checked before any database work:
+Four limits, each checked before the work it guards:
+
+- **Connections per credential, in each process** (``ConnectLimiter``): a burst of sockets
+  opened with one token or session cookie is refused before its credential is even looked
+  up (the look-up, the handshake and the snapshot were most of what a connect cost).
 
 - **A rate per socket** (``TokenBucket``): every socket type, in the socket's own process.
 - **Open sockets per account, across all web processes** (``claim_socket``): a Redis sorted
@@ -19,12 +23,14 @@ channel layer) the same limits are kept in this process.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 import uuid
 import weakref
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -63,6 +69,11 @@ redis.call('HSET', KEYS[1], 't', tostring(t), 'v', tostring(value))
 redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
 return ok
 """
+
+
+CONNECT_BURST = 16.0  # a browser's tabs reopening at once fit, within the account's cap
+CONNECT_RATE_PER_S = 2.0
+FLOOD_CLOSE_CODE = 4429
 
 
 class TokenBucket:
@@ -247,12 +258,26 @@ def _budget_args(owner: str) -> tuple[str, float, float]:
             settings.USER_COMMAND_BURST)
 
 
+# Accounts found over budget in this process: until when there is no point asking Redis
+# (no command can have been refilled before then), so a flood costs Redis nothing more.
+_over_budget_until: dict[str, float] = {}
+
+
 async def spend_command(owner: str) -> bool:
     """One command (or sync) of ``owner``'s budget, from a socket; False: over it."""
     if settings.REDIS_URL is None:
         return _local_spend(owner)
+    now = time.monotonic()
+    if _over_budget_until.get(owner, 0.0) > now:
+        return False
     key, rate, burst = _budget_args(owner)
-    return bool(await _async_redis().spend(keys=[key], args=[rate, burst]))
+    if await _async_redis().spend(keys=[key], args=[rate, burst]):
+        _over_budget_until.pop(owner, None)
+        return True
+    if len(_over_budget_until) > 10_000:  # stale entries of accounts long gone
+        _over_budget_until.clear()
+    _over_budget_until[owner] = now + 1 / rate
+    return False
 
 
 def spend_command_sync(owner: str) -> bool:
@@ -310,3 +335,51 @@ class SocketShare:
     def over_budget() -> tuple[str, str]:
         return ("rate_limited",
                 _("Too many commands from this account at once: wait a moment."))
+
+
+class ConnectLimiter:
+    """Socket openings per credential (a token, a session cookie) in this process, counted
+    on a hash of the credential, so before any database work. Bounded: the least recently
+    seen credentials are forgotten first."""
+
+    def __init__(self, rate: float = CONNECT_RATE_PER_S, burst: float = CONNECT_BURST,
+                 remembered: int = 10_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.remembered = remembered
+        self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def allow(self, credential: str) -> bool:
+        bucket = self.buckets.pop(credential, None)
+        if bucket is None:
+            bucket = TokenBucket(self.rate, self.burst)
+            if len(self.buckets) >= self.remembered:
+                self.buckets.popitem(last=False)
+        self.buckets[credential] = bucket
+        return bucket.allow()
+
+
+CONNECTS = ConnectLimiter()
+
+
+def credential_of(raw_token: str | None, session_cookie: str | None) -> str | None:
+    """What a socket's opening is counted on: a hash of its token or session cookie."""
+    secret = raw_token or session_cookie
+    if not secret:
+        return None
+    return hashlib.blake2b(secret.encode(), digest_size=16).hexdigest()
+
+
+async def refuse_connection(receive: Any, send: Any, code: int, reason: tuple[str, str]) -> None:
+    """Speak the websocket's first words without a consumer: accept, say why, close."""
+    message = await receive()
+    if message.get("type") != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    error = {"type": "error", "code": reason[0], "message": reason[1]}
+    await send({"type": "websocket.send", "text": orjson.dumps(error).decode()})
+    await send({"type": "websocket.close", "code": code})
+
+
+def too_many_connections() -> tuple[str, str]:
+    return ("rate_limited", _("Too many connections opened at once: wait a moment."))

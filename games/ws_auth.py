@@ -8,6 +8,7 @@ token proves itself, so token clients may omit Origin.
 
 from __future__ import annotations
 
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,6 +18,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http.request import is_same_domain, split_domain_port, validate_host
 
 from accounts.tokens import token_for_raw, token_from_scope
+from games import live_limits
 from games.db_calls import read_in_writer
 
 
@@ -25,6 +27,19 @@ def _header(scope: dict[str, Any], name: bytes) -> str | None:
         if key == name:
             return str(value.decode("latin-1"))
     return None
+
+
+def _session_cookie(scope: dict[str, Any]) -> str | None:
+    cookies = _header(scope, b"cookie")
+    if not cookies:
+        return None
+    jar = SimpleCookie()
+    try:
+        jar.load(cookies)
+    except CookieError:
+        return None
+    found = jar.get(settings.SESSION_COOKIE_NAME)
+    return found.value if found is not None else None
 
 
 def _is_secure(scope: dict[str, Any]) -> bool:
@@ -106,6 +121,10 @@ class TokenOrSessionMiddleware:
             if name == b"origin":
                 origin = value.decode("latin-1")
         raw_token = token_from_scope(scope)
+        credential = live_limits.credential_of(raw_token, _session_cookie(scope))
+        if credential is not None and not live_limits.CONNECTS.allow(credential):
+            return await live_limits.refuse_connection(
+                receive, send, live_limits.FLOOD_CLOSE_CODE, live_limits.too_many_connections())
         if raw_token:
             token = await read_in_writer(token_for_raw, raw_token)
             scope["user"] = AnonymousUser() if token is None else token.user

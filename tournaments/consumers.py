@@ -18,6 +18,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
 from accounts.credentials import REVOKED_CLOSE_CODE, revocation_applies, socket_user_group
+from games import live_limits
 from games.live_limits import SocketShare, TokenBucket
 
 from .notify import pending_for, user_group
@@ -26,7 +27,6 @@ MAX_MESSAGE_BYTES = 256
 RATE_PER_S = 1.0  # a page pings every 25 s or so
 BURST = 5.0
 MAX_DROPPED = 50  # a client that keeps flooding is disconnected
-FLOOD_CLOSE_CODE = 4429
 
 
 class NotificationConsumer(AsyncWebsocketConsumer):
@@ -66,7 +66,7 @@ class NotificationConsumer(AsyncWebsocketConsumer):
         if not self.bucket.allow():
             self.dropped += 1
             if self.dropped > MAX_DROPPED:
-                await self.close(code=FLOOD_CLOSE_CODE)
+                await self.close(code=live_limits.FLOOD_CLOSE_CODE)
             elif self.dropped % 10 == 1:
                 await self.send_json({"type": "error", "code": "rate_limited",
                                       "message": _("Too many messages: slow down.")})

@@ -53,6 +53,11 @@ RUNS = [
                         "--ramp", "1"), True,
          (*printed(*LIVE_FIGURES), r"^cpu daphne: [\d.]+ s \([\d.]+ ms per move\)$"),
          zero=("lost_moves", "unpersisted_moves", "errors")),
+    Tiny("bench.flood", ("--sockets", "20", "--seconds", "2"), True,
+         (*printed("baseline_sync_p50_ms", "baseline_sync_p99_ms", "attack_sync_p50_ms",
+                   "attack_sync_p99_ms", "attack_api_me_p99_ms", "target_sync_p99_ms"),
+          r"^attacker_sockets_accepted: 16$", r"^attacker_sockets_refused: 4$",
+          r"^within_target: (?:yes|no)$")),
     # 18 s: the flag matches end about 12 s in, so their players start new ones.
     Tiny("bench.soak", ("--minutes", "0.3", "--matches", "4", "--flag-matches", "2",
                         "--ramp", "1", "--warmup", "5", "--sample-every", "4"), True,

@@ -57,6 +57,7 @@ def _fresh_shares(redis_url: str) -> Any:
 
     clear()
     live_limits._bots = (0.0, frozenset())
+    live_limits._over_budget_until.clear()
     yield
     clear()
 
@@ -253,3 +254,26 @@ async def test_the_inbox_bounds_what_waits() -> None:
     assert received == [str(i) for i in range(8)]
     assert inbox.dropped == 12
     inbox.close()
+
+
+async def test_a_burst_of_openings_is_refused_before_any_lookup(
+        players: Players, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live_limits, "CONNECTS", live_limits.ConnectLimiter(rate=0.01, burst=2))
+    token = players.tokens["alice"]
+    opened = [await connect(players.match.pk, token) for _ in range(2)]
+    refused, message = await connect(players.match.pk, token)
+    assert (message["type"], message["code"]) == ("error", "rate_limited")
+    assert await closed_code(refused) == live_limits.FLOOD_CLOSE_CODE
+    # Another credential of the same account is counted apart (its cap still applies).
+    bob, first = await connect(players.match.pk, players.tokens["bob"])
+    assert first["type"] == "state"
+    for comm, _ in [*opened, (bob, None)]:
+        await comm.disconnect()
+
+
+def test_the_connect_limiter_forgets_the_oldest_credentials() -> None:
+    limiter = live_limits.ConnectLimiter(rate=0.01, burst=1, remembered=2)
+    assert limiter.allow("a") and limiter.allow("b")
+    assert not limiter.allow("a")
+    assert limiter.allow("c")  # "b" was the least recently seen: forgotten
+    assert limiter.allow("b")
