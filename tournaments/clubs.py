@@ -98,6 +98,10 @@ def _name_taken(name: str, except_pk: int | None = None) -> bool:
     return Club.objects.filter(name__iexact=name).exclude(pk=except_pk).exists()
 
 
+def _name_refused(name: str) -> Refused:
+    return Refused(_("There is already a club called %(name)s.") % {"name": name})
+
+
 MAX_PK = 2**63 - 1
 
 
@@ -143,14 +147,13 @@ def _member_named(club: Club, username: Any, status: str = Status.ACTIVE) -> Mem
 def do_create_club(user: AbstractBaseUser, data: dict[str, Any]) -> Club:
     fields = check_club_fields(data, creating=True)
     if _name_taken(fields["name"]):
-        raise Refused(_("There is already a club called %(name)s.") % {"name": fields["name"]})
+        raise _name_refused(fields["name"])
     try:
         with transaction.atomic():
             club = Club.objects.create(created_by=user, **fields)
             Membership.objects.create(club=club, user=user, role=Role.OWNER)
-    except IntegrityError:  # the same name, a moment earlier
-        raise Refused(_("There is already a club called %(name)s.")
-                      % {"name": fields["name"]}) from None
+    except IntegrityError:  # the same name in any case, a moment earlier
+        raise _name_refused(fields["name"]) from None
     return club
 
 
@@ -158,10 +161,14 @@ def do_update_club(user: AbstractBaseUser, club: Club, data: dict[str, Any]) -> 
     _require_admin(club, user)
     fields = check_club_fields(data, creating=False)
     if "name" in fields and _name_taken(fields["name"], club.pk):
-        raise Refused(_("There is already a club called %(name)s.") % {"name": fields["name"]})
+        raise _name_refused(fields["name"])
     for key, value in fields.items():
         setattr(club, key, value)
-    club.save()
+    try:
+        with transaction.atomic():
+            club.save()
+    except IntegrityError:  # another club took the name a moment earlier
+        raise _name_refused(club.name) from None
     return club
 
 

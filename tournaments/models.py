@@ -12,6 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 
@@ -36,6 +37,9 @@ class Club(models.Model):
 
     class Meta:
         ordering = ["name"]
+        # A name is taken once whatever its case (the unique above is case-sensitive): the
+        # database decides between two clubs of one name created at the same moment.
+        constraints = [models.UniqueConstraint(Lower("name"), name="club_name_any_case")]
 
     def __str__(self) -> str:
         return self.name

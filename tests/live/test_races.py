@@ -53,17 +53,23 @@ def _send(url: str, headers: dict[str, str], body: dict[str, Any] | None) -> Ans
     return Answer(status, parsed if isinstance(parsed, dict) else {"not_object": parsed})
 
 
-def at_once(stack: Any, path: str, headers: dict[str, str],
-            body: dict[str, Any] | None = None) -> list[Answer]:
-    """``AT_ONCE`` POSTs of ``path``, released together, alternating between the daphnes."""
+Body = dict[str, Any] | None
+
+
+def at_once(stack: Any, path: str | list[str], headers: dict[str, str],
+            body: Body | list[Body] = None) -> list[Answer]:
+    """``AT_ONCE`` POSTs of ``path``, released together, alternating between the daphnes
+    (``path`` and ``body`` the same for all, or lists: one each)."""
+    paths = path if isinstance(path, list) else [path] * AT_ONCE
+    bodies = body if isinstance(body, list) else [body] * AT_ONCE
     barrier = threading.Barrier(AT_ONCE)
     answers: list[Answer | None] = [None] * AT_ONCE
 
     def one(index: int) -> None:
-        url = stack.urls[index % len(stack.urls)] + path
+        url = stack.urls[index % len(stack.urls)] + paths[index]
         barrier.wait(timeout=30)
         try:
-            answers[index] = _send(url, headers, body)
+            answers[index] = _send(url, headers, bodies[index])
         except Exception as exc:  # noqa: BLE001 - a dropped connection is a failure too
             answers[index] = Answer(599, {"exception": repr(exc)})
 
@@ -124,12 +130,23 @@ def test_joining_a_club_ten_times_at_once(live_stack, policy, status) -> None:
 
 
 def test_creating_a_club_ten_times_at_once(live_stack) -> None:
+    """A name is taken once whatever its case, by the database too."""
     user, token = make_player("founder")
-    answers = at_once(live_stack, "/api/clubs", bearer(token), {"name": "Twin Peaks"})
+    names = ["Twin Peaks", "twin peaks", "TWIN PEAKS", "Twin peaks", "twin Peaks"] * 2
+    answers = at_once(live_stack, "/api/clubs", bearer(token), [{"name": n} for n in names])
     assert statuses(answers) == [201] + [400] * (AT_ONCE - 1)
-    club = Club.objects.get(name="Twin Peaks")
+    club = Club.objects.get(name__iexact="twin peaks")
     assert list(Membership.objects.filter(club=club).values_list("user", "role")) == [
         (user.pk, Membership.Role.OWNER)]
+
+
+def test_renaming_two_clubs_to_one_name_at_once(live_stack) -> None:
+    user, token = make_player("renamer")
+    first, second = (club_of(user, [], name=name) for name in ("North", "South"))
+    paths = [f"/api/clubs/{club.pk}" for club in (first, second)] * (AT_ONCE // 2)
+    bodies = [{"name": name} for name in ("Harbour", "harbour")] * (AT_ONCE // 2)
+    at_once(live_stack, paths, bearer(token), bodies)
+    assert Club.objects.filter(name__iexact="harbour").count() == 1
 
 
 # ---------------------------------------------------------------------- tournaments
