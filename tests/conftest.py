@@ -30,6 +30,18 @@ def need(condition: Any, reason: str) -> None:
     pytest.skip(reason)
 
 
+# The tests' own players play as fast as the machine lets them, many a second: the fair
+# shares of one account (games/live_limits.py) are tested by the tests that are about them,
+# at the platform's defaults (tests/live/test_fair_shares_live.py) or their own settings.
+TEST_COMMAND_BUDGET = {"USER_COMMANDS_PER_S": 10_000.0, "USER_COMMAND_BURST": 10_000.0}
+
+
+@pytest.fixture(autouse=True)
+def _fast_players_command_budget(settings: Any) -> None:
+    for name, value in TEST_COMMAND_BUDGET.items():
+        setattr(settings, name, value)
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> str:
     from django.conf import settings
@@ -74,6 +86,7 @@ def live_stack(django_db_setup: Any, django_db_blocker: Any, redis_url: str,
         "ACCOUNT_EMAIL_VERIFICATION": "none",
         "PYTHONUNBUFFERED": "1",
         "LOG_LEVEL": "WARNING",
+        **{name: str(value) for name, value in TEST_COMMAND_BUDGET.items()},
     })
     stack = Stack(env, workdir, web_processes=2)
     stack.start_web()

@@ -14,6 +14,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -23,12 +24,31 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
+from bench.stack import Stack
 from games.services import do_create_match
+from tests.conftest import TEST_COMMAND_BUDGET
 
 from .helpers import make_player
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 PASSWORD = "pw-live-alice-4321"
+
+
+@pytest.fixture(scope="module")
+def default_stack(live_stack: Stack, tmp_path_factory: pytest.TempPathFactory,
+                  ) -> Iterator[Stack]:
+    """Two daphnes at the platform's own fair-share defaults (the shared stack lifts the
+    command budget for the other tests' fast players), on the same database and Redis."""
+    env = dict(live_stack.env)
+    for name in TEST_COMMAND_BUDGET:
+        env.pop(name, None)
+    stack = Stack(env, tmp_path_factory.mktemp("fair-shares"), web_processes=2)
+    stack.start_web()
+    try:
+        stack.wait_ready()
+        yield stack
+    finally:
+        stack.stop()
 
 
 def ws_url(base: str, match_id: Any) -> str:
@@ -48,7 +68,7 @@ async def close_code(sock: Any, timeout: float = 5) -> int | None:
         return closed.rcvd.code if closed.rcvd is not None else None
 
 
-def test_one_accounts_sockets_are_capped_across_both_processes(live_stack: Any) -> None:
+def test_one_accounts_sockets_are_capped_across_both_processes(default_stack: Stack) -> None:
     alice, token = make_player("alice")
     bob, _ = make_player("bob")
     match = do_create_match(alice, bob, rated=False)
@@ -57,7 +77,7 @@ def test_one_accounts_sockets_are_capped_across_both_processes(live_stack: Any) 
     async def flood() -> tuple[int, list[int | None]]:
         accepted, refusals, opened = 0, [], []
         for index in range(cap + 6):
-            url = ws_url(live_stack.urls[index % 2], match.pk)
+            url = ws_url(default_stack.urls[index % 2], match.pk)
             sock, first = await open_socket(url, {"Authorization": f"Bearer {token}"})
             if first["type"] == "state":
                 accepted += 1
@@ -68,7 +88,7 @@ def test_one_accounts_sockets_are_capped_across_both_processes(live_stack: Any) 
         # Room again once one closes (on either process).
         await opened.pop().close()
         await asyncio.sleep(0.2)
-        sock, first = await open_socket(ws_url(live_stack.urls[0], match.pk),
+        sock, first = await open_socket(ws_url(default_stack.urls[0], match.pk),
                                         {"Authorization": f"Bearer {token}"})
         assert first["type"] == "state"
         opened.append(sock)
@@ -81,15 +101,15 @@ def test_one_accounts_sockets_are_capped_across_both_processes(live_stack: Any) 
     assert refusals == [4430] * 6
 
 
-def test_one_command_budget_across_both_processes(live_stack: Any) -> None:
+def test_one_command_budget_across_both_processes(default_stack: Stack) -> None:
     alice, token = make_player("alice")
     bob, _ = make_player("bob")
     match = do_create_match(alice, bob, rated=False)
-    burst, rate = settings.USER_COMMAND_BURST, settings.USER_COMMANDS_PER_S
+    burst, rate = 30, 10  # the platform's defaults (config/settings.py)
 
     async def syncs() -> tuple[int, int, float]:
         headers = {"Authorization": f"Bearer {token}"}
-        sockets = [(await open_socket(ws_url(live_stack.urls[i % 2], match.pk), headers))[0]
+        sockets = [(await open_socket(ws_url(default_stack.urls[i % 2], match.pk), headers))[0]
                    for i in range(4)]
         served = limited = 0
         started = time.monotonic()
@@ -148,12 +168,12 @@ def signed_in_session() -> str:
 
 
 def test_a_password_change_on_one_process_closes_other_sessions_on_both(
-        live_stack: Any) -> None:
+        default_stack: Stack) -> None:
     alice = User.objects.create_user("alice", "alice@example.com", PASSWORD)
     bob = User.objects.create_user("bob")
     match = do_create_match(alice, bob, rated=False)
     session_a, session_b = signed_in_session(), signed_in_session()
-    urls = live_stack.urls
+    urls = default_stack.urls
 
     def cookie(key: str, base: str) -> dict[str, str]:
         return {"Cookie": f"{settings.SESSION_COOKIE_NAME}={key}", "Origin": base}
