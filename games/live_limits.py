@@ -71,7 +71,7 @@ return ok
 """
 
 
-CONNECT_BURST = 16.0  # a browser's tabs reopening at once fit, within the account's cap
+CONNECT_BURST = 8.0  # a browser restoring four tabs at once (two sockets a page)
 CONNECT_RATE_PER_S = 2.0
 FLOOD_CLOSE_CODE = 4429
 
