@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from .usernames import display_name_key
 
 
 class Profile(models.Model):
@@ -17,9 +20,20 @@ class Profile(models.Model):
     is_bot = models.BooleanField(default=False)
     # accounts.usernames.confusable_key(user.username): finds look-alike usernames.
     username_key = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
+    # accounts.usernames.display_name_key(display_name) ("" without one): finds look-alike
+    # display names. Kept by save(); a queryset update() of display_name must set it too.
+    display_name_key = models.CharField(max_length=64, blank=True, db_index=True,
+                                        editable=False)
 
     def __str__(self) -> str:
         return self.display_name or self.user.username
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.display_name_key = display_name_key(self.display_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "display_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "display_name_key"}
+        super().save(*args, **kwargs)
 
 
 def hash_token(raw: str) -> str:

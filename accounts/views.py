@@ -12,18 +12,20 @@ from django.utils.translation import gettext_lazy
 
 from .credentials import do_revoke_token
 from .models import AccessToken, Profile
-from .usernames import validate_display_name
+from .usernames import clean_display_name
 
 
 class DisplayNameForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A display name by the username rules (accounts/usernames.py): normalized, nothing
+    invisible, not reserved, no look-alike of another player's username or display name."""
+
     class Meta:
         model = Profile
         fields = ["display_name"]
 
     def clean_display_name(self) -> str:
-        name = str(self.cleaned_data["display_name"]).strip()
-        validate_display_name(name, user_id=self.instance.user_id)
-        return name
+        return clean_display_name(str(self.cleaned_data["display_name"]),
+                                  user_id=self.instance.user_id)
 
 
 class TokenForm(forms.Form):

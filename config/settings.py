@@ -200,13 +200,23 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
 ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = False  # a link in the mail
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # refuses look-alike usernames
-# Failed sign-ins, per account first: once an account's allowance is spent its further
-# attempts are refused before they count against the address, so one account's failures
-# cannot lock other players out from a shared address (a club behind one NAT). The looser
-# per-address limit stops guessing across many accounts. The other actions keep allauth's
-# defaults.
+# Failed sign-ins (accounts/signin_throttle.py), counted per account whatever was typed to
+# name it (username or e-mail address, any case). Per account and address ("key"),
+# strictly: once spent, further attempts from that address are refused before they count
+# against the address, so one account's failures cannot lock other players out from a
+# shared address (a club behind one NAT), and nobody elsewhere locks the owner out. The
+# looser per-address limit ("ip") stops guessing across many accounts. Per account over all
+# addresses, four times what one address may do: past it the account is only slowed, its
+# attempts let through one each 15 s from whichever address (and not at all slowed from an
+# address it signed in from lately). The other actions keep allauth's defaults.
 LOGIN_FAILED_RATE_LIMIT = "5/5m/key,30/5m/ip"
-ACCOUNT_RATE_LIMITS: dict[str, str] | bool = {"login_failed": LOGIN_FAILED_RATE_LIMIT}
+LOGIN_FAILED_ACCOUNT_RATE_LIMIT = "20/5m/key"
+LOGIN_SLOWED_ACCOUNT_RATE_LIMIT = "1/15s/key"
+ACCOUNT_RATE_LIMITS: dict[str, str] | bool = {
+    "login_failed": LOGIN_FAILED_RATE_LIMIT,
+    "login_failed_account": LOGIN_FAILED_ACCOUNT_RATE_LIMIT,
+    "login_slowed_account": LOGIN_SLOWED_ACCOUNT_RATE_LIMIT,
+}
 if env_bool("ACCOUNT_RATE_LIMITS_OFF", False):
     ACCOUNT_RATE_LIMITS = False  # test runs only
 # allauth counts attempts in Django's cache: in Redis, when there is one, so that every web

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from accounts.models import Profile
+from accounts.computer import computer_account
 from games import registry
 from games.engine.plugin import GamePlugin
 
@@ -25,15 +25,10 @@ class LobbyError(Exception):
 
 
 def bot_user() -> AbstractBaseUser:
-    User = get_user_model()
-    user, created = User.objects.get_or_create(username=BOT_USERNAME,
-                                               defaults={"is_active": True})
-    if created:
-        user.set_unusable_password()
-        user.save()
-    Profile.objects.update_or_create(user=user, defaults={"is_bot": True,
-                                                          "display_name": _("Computer")})
-    return user
+    """The computer's account, made by accounts' migration 0006 with an unusable password
+    (and again the same way if absent, e.g. after a test flushed the tables). It is fetched,
+    never renamed, and never a person's account (accounts/computer.py)."""
+    return computer_account()
 
 
 def _opponent(username: str, me: AbstractBaseUser) -> AbstractBaseUser:

@@ -1,0 +1,115 @@
+"""The computer's account: the one user the platform plays every game against the computer
+with, and never a person's.
+
+It is made by migration 0006 (and again by ``computer_account()`` if absent, e.g. after a
+test flushed the tables) with an unusable password, ``Profile.is_bot`` and the display name
+"Computer", stored untranslated (pages may translate what they show; the account is never
+renamed in anyone's language). The name "computer" and whatever looks like it is reserved
+(accounts.usernames), so no one can sign up as it.
+
+Before that, a person could sign up as "computer" on a fresh install and be seated as the
+computer. ``secure_computer_account`` makes sure that cannot last: any account called
+"computer" (in any case) that is not plainly the bot (no usable password and marked as a
+bot; a person who signed up has a password, which the old bot_user() kept) keeps its
+owner, password, matches and ratings but is renamed ``computer-taken-<id>``, loses the
+bot mark (and a display name that passes for the computer), and the tokens
+``manage.py runbot`` had issued to it are revoked; a fresh bot account is made. The
+functions take the models as arguments so that the migration can run them with its
+historical models.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import is_password_usable, make_password
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from .usernames import confusable_key, display_name_key, is_reserved
+
+COMPUTER_USERNAME = "computer"
+COMPUTER_DISPLAY_NAME = "Computer"  # untranslated on purpose: see the module's docstring
+TAKEN_USERNAME = "computer-taken-{id}"
+# The name ``manage.py runbot`` gives the tokens it issues to the computer's account.
+RUNBOT_TOKEN_NAME = "computer player"
+
+
+def _is_the_bot(user: Any, Profile: Any) -> bool:
+    """Plainly the platform's account: marked as the bot, and nobody can sign in to it."""
+    return (user.username == COMPUTER_USERNAME
+            and not is_password_usable(user.password)
+            and Profile.objects.filter(user_id=user.pk, is_bot=True).exists())
+
+
+def _free_username(User: Any, user_id: int) -> str:
+    name = TAKEN_USERNAME.format(id=user_id)
+    candidate, n = name, 1
+    while User.objects.filter(username=candidate).exists():
+        n += 1
+        candidate = f"{name}-{n}"
+    return candidate
+
+
+def _give_back_to_the_person(user: Any, User: Any, Profile: Any, AccessToken: Any) -> None:
+    """A person's account that held the computer's name: renamed, not a bot any more."""
+    user.username = _free_username(User, user.pk)
+    user.save(update_fields=["username"])
+    profile = Profile.objects.filter(user_id=user.pk).first()
+    if profile is None:
+        profile = Profile(user_id=user.pk)
+    profile.is_bot = False
+    if is_reserved(profile.display_name):  # e.g. "Компьютер", given by the old bot_user()
+        profile.display_name = ""
+    profile.username_key = confusable_key(user.username)
+    profile.display_name_key = display_name_key(profile.display_name)
+    profile.save()
+    AccessToken.objects.filter(user_id=user.pk, name=RUNBOT_TOKEN_NAME,
+                               revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def _make_the_bot(User: Any, Profile: Any) -> Any:
+    user = User.objects.create(username=COMPUTER_USERNAME, password=make_password(None),
+                               is_active=True)
+    _mark_the_bot(user, Profile)
+    return user
+
+
+def _mark_the_bot(user: Any, Profile: Any) -> None:
+    Profile.objects.update_or_create(user_id=user.pk, defaults={
+        "is_bot": True,
+        "display_name": COMPUTER_DISPLAY_NAME,
+        "username_key": confusable_key(COMPUTER_USERNAME),
+        "display_name_key": display_name_key(COMPUTER_DISPLAY_NAME),
+    })
+
+
+def secure_computer_account(User: Any, Profile: Any, AccessToken: Any) -> Any:
+    """The computer's account, made if missing; any person's account in its way renamed."""
+    bot = None
+    for user in User.objects.filter(username__iexact=COMPUTER_USERNAME).order_by("pk"):
+        if bot is None and _is_the_bot(user, Profile):
+            bot = user
+        else:
+            _give_back_to_the_person(user, User, Profile, AccessToken)
+    if bot is None:
+        return _make_the_bot(User, Profile)
+    _mark_the_bot(bot, Profile)  # its name and keys as they should be
+    return bot
+
+
+def computer_account() -> AbstractBaseUser:
+    """The computer's account (one query when it is there, as it is after migrating)."""
+    from .models import AccessToken, Profile
+
+    User = get_user_model()
+    found = User.objects.filter(username=COMPUTER_USERNAME, profile__is_bot=True).first()
+    if found is not None and not is_password_usable(found.password):
+        return found
+    try:
+        with transaction.atomic():
+            return secure_computer_account(User, Profile, AccessToken)  # type: ignore[no-any-return]
+    except IntegrityError:  # made at the same moment by another request
+        return User.objects.get(username=COMPUTER_USERNAME)
