@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.utils.translation import gettext as _
 
 from .models import Match, MatchSeat
 
@@ -185,4 +186,6 @@ def decorate(matches: list[Match], player: Any | None = None) -> list[Match]:
 
 def display_name(user: Any) -> str:
     profile = getattr(user, "profile", None)
+    if getattr(profile, "is_bot", False):
+        return _("Computer")  # in the reader's language; the account's stored name stays
     return (getattr(profile, "display_name", "") or "") or str(user.username)
