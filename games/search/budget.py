@@ -1,0 +1,50 @@
+"""How long a search may run: a number of iterations, or a deadline on the caller's clock.
+
+The search never reads a clock itself: with a deadline, the caller passes ``now`` (a
+callable returning the time on the same scale as the deadline), so that tests and
+replays can drive time by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+DEFAULT_ITERATIONS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    iterations: int | None = None
+    deadline: float | None = None
+    now: Callable[[], float] | None = None
+
+    def __post_init__(self) -> None:
+        if self.deadline is not None and self.now is None:
+            raise ValueError("a deadline needs the caller's now()")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError("a search needs at least one iteration")
+
+    @classmethod
+    def of(cls, iterations: int | None, deadline: float | None,
+           now: Callable[[], float] | None) -> Budget:
+        """The budget of ``choose``'s keywords; neither given: the default iterations."""
+        if iterations is None and deadline is None:
+            return cls(iterations=DEFAULT_ITERATIONS)
+        return cls(iterations, deadline, now)
+
+    def spent(self, done: int) -> bool:
+        """Whether a search that has run ``done`` iterations must stop (one always runs)."""
+        if done < 1:
+            return False
+        if self.iterations is not None and done >= self.iterations:
+            return True
+        return self.deadline is not None and self.now is not None and self.now() >= self.deadline
+
+    def share(self, fraction: float) -> Budget:
+        """A smaller budget: a fraction of the iterations, or of the time left."""
+        iterations = None if self.iterations is None else max(1, int(self.iterations * fraction))
+        if self.deadline is None or self.now is None:
+            return Budget(iterations)
+        start = self.now()
+        return Budget(iterations, start + (self.deadline - start) * fraction, self.now)

@@ -1,0 +1,143 @@
+"""SO-ISMCTS (Cowling, Powley and Whitehouse 2012, "Information Set Monte Carlo Tree
+Search", the single-observer variant) through the game protocol, for every game.
+
+One tree for the searching seat's information set: each iteration deals the hidden part
+again (``worlds.determinize``: what the seat cannot see, consistent with what it saw),
+walks the tree choosing among the actions legal *in that world* (a child counts its
+availability: how often it was legal when its parent was visited, the subset-armed
+bandit of the paper), expands one action, plays out to the horizon with the shared
+playout policy and backs up one reward per seat (max-n), so that at each node the seat to
+act chooses by its own mean reward. Chance outcomes (deals, rolls) are drawn on the way
+through the plugin; a tree node is reached by actions only (open loop), so the nodes
+after a die roll average over the rolls.
+
+``choose`` returns the most visited action at the root; ``evaluate`` the root's statistics
+per action (visits, mean reward of the searching seat) for a later game review.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from games.engine.plugin import GamePlugin
+from games.engine.protocol import GameState
+
+from .budget import Budget
+from .candidates import considered
+from .drive import Horizon, Policy, apply_legal, play_out, to_decision
+from .playout import greedy_policy
+from .reward import rewards
+from .worlds import determinize
+
+EXPLORATION = 0.7  # the UCB constant, for rewards in [0, 1]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionStats:
+    visits: int
+    mean: float  # mean reward of the searching seat, in [0, 1]
+
+
+class Node:
+    """The edge into this node's action: its visits, availability and reward per seat."""
+
+    __slots__ = ("availability", "children", "totals", "visits")
+
+    def __init__(self, seats: int) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.availability = 0
+        self.totals = [0.0] * seats
+
+    def score(self, seat: int) -> float:
+        """UCB1 over availability, for the seat choosing among this node's siblings."""
+        mean = self.totals[seat] / self.visits
+        return mean + EXPLORATION * math.sqrt(math.log(self.availability) / self.visits)
+
+
+def _descend(plugin: GamePlugin, root: Node, world: GameState, rng: random.Random,
+             horizon: Horizon) -> list[Node]:
+    """Selection and expansion in one world; returns the path walked (root first)."""
+    path = [root]
+    node = root
+    seats = world.num_seats
+    while (seat := to_decision(plugin, world, rng, horizon)) is not None:
+        actions = considered(plugin, world, seat, world.legal_actions(seat))
+        for action in actions:
+            child = node.children.get(action)
+            if child is not None:
+                child.availability += 1
+        untried = [a for a in actions if a not in node.children]
+        if untried:
+            action = untried[rng.randrange(len(untried))]
+            child = node.children[action] = Node(seats)
+            child.availability = 1
+            apply_legal(world, seat, action)
+            path.append(child)
+            return path
+        action = max(actions, key=lambda a: node.children[a].score(seat))
+        node = node.children[action]
+        apply_legal(world, seat, action)
+        path.append(node)
+    return path
+
+
+def _iterate(plugin: GamePlugin, state: GameState, seat: int, root: Node, rng: random.Random,
+             horizon: Horizon, before: list[int], policy: Policy) -> None:
+    world = determinize(plugin, state, seat, rng)
+    path = _descend(plugin, root, world, rng, horizon)
+    play_out(plugin, world, rng, horizon, policy)
+    reward = rewards(plugin, world, before)
+    for node in path:
+        node.visits += 1
+        totals = node.totals
+        for s, value in enumerate(reward):
+            totals[s] += value
+
+
+def search(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
+           budget: Budget, policy: Policy | None = None, hands: int = 1) -> Node:
+    """Run the search from ``seat``'s decision in ``state``; returns the root."""
+    if state.to_act() != seat or len(state.legal_actions(seat)) < 1:
+        raise ValueError(f"seat {seat} has no decision to search")
+    policy = policy or greedy_policy(plugin)
+    root = Node(state.num_seats)
+    horizon = Horizon(state, hands)
+    before = plugin.scores(state)
+    done = 0
+    while not budget.spent(done):
+        _iterate(plugin, state, seat, root, rng, horizon, before, policy)
+        done += 1
+    return root
+
+
+def evaluate(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random, *,
+             iterations: int | None = None, deadline: float | None = None,
+             now: Callable[[], float] | None = None, playout: Policy | None = None,
+             hands: int = 1) -> dict[int, ActionStats]:
+    """Per root action: its visits and the searching seat's mean reward."""
+    legal = state.legal_actions(seat)
+    if len(legal) == 1 and state.to_act() == seat:
+        return {legal[0]: ActionStats(0, 0.5)}  # nothing to weigh
+    root = search(plugin, state, seat, rng, Budget.of(iterations, deadline, now), playout,
+                  hands)
+    return {action: ActionStats(child.visits, child.totals[seat] / max(1, child.visits))
+            for action, child in root.children.items()}
+
+
+def best_action(stats: dict[int, ActionStats]) -> int:
+    """The most visited action; equal visits: the higher mean, then the lower code."""
+    return max(stats, key=lambda a: (stats[a].visits, stats[a].mean, -a))
+
+
+def choose(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random, *,
+           iterations: int | None = None, deadline: float | None = None,
+           now: Callable[[], float] | None = None, playout: Policy | None = None,
+           hands: int = 1) -> int:
+    """The action code the search picks for ``seat``'s decision in ``state``."""
+    stats = evaluate(plugin, state, seat, rng, iterations=iterations, deadline=deadline,
+                     now=now, playout=playout, hands=hands)
+    return best_action(stats)

@@ -1,0 +1,135 @@
+"""Determinization: the hidden part of a state drawn again, consistent with what a seat saw.
+
+The plugin's ``determinize`` makes the copy and deals the hidden tiles again keeping each
+hand's size (``games/dominoes/hidden.py``). For a domino game (a state with
+``hand_masks``, ``draw_pos``, a ``board`` and a ``boneyard`` or ``bazaar``) the copy's
+hidden tiles are then dealt once more under what the seat also knows: the numbers an
+opponent could not follow. An opponent who drew or passed while the board's open values
+were V held no tile of V then; the tiles it holds now were all held at each such moment
+that came after the last turn in which it drew (a draw brings in unknown tiles), so none
+of its tiles now shows a value of those moments. That is sound (the true deal always
+satisfies it) and covers every pass, and every draw of the last turn that drew.
+
+A tile an opponent drew and must play now (``drawn_tile``) stays where it is: only the
+seat to act ever searches, and that is its own. A game without hidden information gets
+the plugin's plain copy.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.dominoes.board import PORT_BY_NAME, Board
+from games.dominoes.tiles import PLAYABLE_MASK, tile_from_name, tiles_in
+from games.engine.plugin import GamePlugin
+from games.engine.protocol import GameState
+
+STOCK_NAMES = ("boneyard", "bazaar")
+GREEDY_TRIES = 40
+
+
+def stock_name(state: GameState) -> str | None:
+    """The name of a domino state's undrawn pile, or None for a state of another kind."""
+    if not all(hasattr(state, name) for name in ("hand_masks", "draw_pos", "board", "moves")):
+        return None
+    return next((name for name in STOCK_NAMES if hasattr(state, name)), None)
+
+
+def _placed_on(board: Board, fields: dict[str, object]) -> None:
+    tile = tile_from_name(fields["tile"])
+    target = fields.get("target")
+    if target is None:
+        board.place_opening(tile)
+    else:
+        board.place(tile, tile_from_name(target), PORT_BY_NAME[str(fields["port"])])
+
+
+def voids(plugin: GamePlugin, state: GameState) -> list[int]:
+    """Per seat, the values (a 7-bit set) that no tile of its hand shows now."""
+    seats = state.num_seats
+    board = Board(cross=bool(getattr(state.board, "cross", True)))  # type: ignore[attr-defined]
+    events: list[tuple[int, str, int]] = []  # (seat, type, open values then)
+    for step in state.moves:  # type: ignore[attr-defined]
+        if step.seat is None:
+            continue
+        fields = plugin.action_to_dict(step.seat, step.action)
+        kind = str(fields.get("type"))
+        if kind in ("draw", "pass"):
+            events.append((step.seat, kind, board.open_values))
+        elif kind == "play":
+            events.append((step.seat, kind, 0))
+            _placed_on(board, fields)
+    found = [0] * seats
+    done = [False] * seats
+    drew = [False] * seats
+    for seat, kind, values in reversed(events):
+        if done[seat]:
+            continue
+        if kind == "play":
+            done[seat] = drew[seat]  # an earlier turn than the last one that drew
+            continue
+        found[seat] |= values
+        drew[seat] = drew[seat] or kind == "draw"
+    return found
+
+
+def _deal_under(pool: list[int], sizes: dict[int, int], allowed: dict[int, int],
+                rng: random.Random) -> dict[int, int] | None:
+    """Hand masks for the hidden seats from ``pool`` (the rest is the stock), each seat
+    taking only tiles in its ``allowed`` mask; None when this random try got stuck."""
+    left = list(pool)
+    rng.shuffle(left)
+    masks: dict[int, int] = {}
+    order = sorted(sizes, key=lambda s: (sum(allowed[s] >> t & 1 for t in left) - sizes[s],
+                                         rng.random()))
+    for seat in order:
+        fits = [t for t in left if allowed[seat] >> t & 1]
+        if len(fits) < sizes[seat]:
+            return None
+        chosen = fits[:sizes[seat]]
+        masks[seat] = sum(1 << t for t in chosen)
+        taken = set(chosen)
+        left = [t for t in left if t not in taken]
+    return masks
+
+
+def redeal(plugin: GamePlugin, state: GameState, world: GameState, seat: int | None,
+           rng: random.Random, pile: str) -> None:
+    """Deal ``world``'s hidden tiles again under the voids of ``state``'s seats."""
+    hands: list[int] = list(state.hand_masks)  # type: ignore[attr-defined]
+    stock: list[int] = list(getattr(state, pile))
+    drawn: int = state.draw_pos  # type: ignore[attr-defined]
+    kept = getattr(state, "drawn_tile", -1)
+    holder = state.to_act()
+    empty_of = voids(plugin, state)
+    hidden = [s for s in range(state.num_seats) if s != seat]
+    fixed = {s: (1 << kept if s == holder and kept >= 0 else 0) for s in hidden}
+    pool = [t for s in hidden for t in tiles_in(hands[s] & ~fixed[s])] + stock[drawn:]
+    sizes = {s: bin(hands[s] & ~fixed[s]).count("1") for s in hidden}
+    allowed = {s: ~PLAYABLE_MASK[empty_of[s]] & ((1 << 28) - 1) for s in hidden}
+    for _ in range(GREEDY_TRIES):
+        masks = _deal_under(pool, sizes, allowed, rng)
+        if masks is not None:
+            break
+    else:
+        masks = {s: hands[s] & ~fixed[s] for s in hidden}  # the true deal always fits
+    new_hands = list(hands)
+    for s in hidden:
+        new_hands[s] = masks[s] | fixed[s]
+    taken = 0
+    for s in hidden:
+        taken |= masks[s]
+    rest = [t for t in pool if not taken >> t & 1]
+    rng.shuffle(rest)
+    world.hand_masks = new_hands  # type: ignore[attr-defined]
+    setattr(world, pile, stock[:drawn] + rest)
+
+
+def determinize(plugin: GamePlugin, state: GameState, seat: int | None,
+                rng: random.Random) -> GameState:
+    """A copy of ``state`` that ``seat`` cannot tell from it (see the module's text)."""
+    world = plugin.determinize(state, seat, rng)
+    pile = stock_name(state)
+    if pile is not None and world is not state:
+        redeal(plugin, state, world, seat, rng, pile)
+    return world
