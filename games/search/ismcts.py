@@ -28,11 +28,15 @@ from games.engine.protocol import GameState
 from .budget import Budget
 from .candidates import considered
 from .drive import Horizon, Policy, apply_legal, play_out, to_decision
-from .playout import greedy_policy
-from .reward import rewards
+from .playout import greedy_policy, immediate_points
+from .reward import MARGIN_SCALE, rewards
 from .worlds import determinize
 
-EXPLORATION = 0.7  # the UCB constant, for rewards in [0, 1]
+EXPLORATION = 0.3  # the UCB constant, for rewards in [0, 1]
+# Progressive bias: what an action scores at once (when the playout policy can tell) adds
+# BIAS * tanh(points / MARGIN_SCALE), fading as 1 / (visits + 1); untried actions are
+# expanded best first. Small budgets then start from the greedy choice and refine it.
+BIAS = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,18 +48,26 @@ class ActionStats:
 class Node:
     """The edge into this node's action: its visits, availability and reward per seat."""
 
-    __slots__ = ("availability", "children", "totals", "visits")
+    __slots__ = ("availability", "bias", "children", "totals", "visits")
 
-    def __init__(self, seats: int) -> None:
+    def __init__(self, seats: int, bias: float = 0.0) -> None:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.availability = 0
         self.totals = [0.0] * seats
+        self.bias = bias
 
     def score(self, seat: int) -> float:
         """UCB1 over availability, for the seat choosing among this node's siblings."""
         mean = self.totals[seat] / self.visits
-        return mean + EXPLORATION * math.sqrt(math.log(self.availability) / self.visits)
+        return (mean + EXPLORATION * math.sqrt(math.log(self.availability) / self.visits)
+                + self.bias / (self.visits + 1))
+
+
+def prior(plugin: GamePlugin, world: GameState, action: int) -> float:
+    """The progressive bias of ``action``: its points at once, when they can be told."""
+    known = immediate_points(plugin, world, action)
+    return 0.0 if known is None else BIAS * math.tanh(known[0] / MARGIN_SCALE)
 
 
 def _descend(plugin: GamePlugin, root: Node, world: GameState, rng: random.Random,
@@ -72,8 +84,11 @@ def _descend(plugin: GamePlugin, root: Node, world: GameState, rng: random.Rando
                 child.availability += 1
         untried = [a for a in actions if a not in node.children]
         if untried:
-            action = untried[rng.randrange(len(untried))]
-            child = node.children[action] = Node(seats)
+            biases = {a: prior(plugin, world, a) for a in untried}
+            top = max(biases.values())
+            best = [a for a in untried if biases[a] >= top]
+            action = best[rng.randrange(len(best))]
+            child = node.children[action] = Node(seats, biases[action])
             child.availability = 1
             apply_legal(world, seat, action)
             path.append(child)
