@@ -30,13 +30,13 @@ from .candidates import considered
 from .drive import Horizon, Policy, apply_legal, play_out, to_decision
 from .playout import greedy_policy, immediate_points
 from .reward import MARGIN_SCALE, rewards
-from .worlds import determinize
+from .worlds import Dealer
 
 EXPLORATION = 0.3  # the UCB constant, for rewards in [0, 1]
 # Progressive bias: what an action scores at once (when the playout policy can tell) adds
 # BIAS * tanh(points / MARGIN_SCALE), fading as 1 / (visits + 1); untried actions are
 # expanded best first. Small budgets then start from the greedy choice and refine it.
-BIAS = 0.3
+BIAS = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +100,9 @@ def _descend(plugin: GamePlugin, root: Node, world: GameState, rng: random.Rando
     return path
 
 
-def _iterate(plugin: GamePlugin, state: GameState, seat: int, root: Node, rng: random.Random,
+def _iterate(plugin: GamePlugin, dealer: Dealer, root: Node, rng: random.Random,
              horizon: Horizon, before: list[int], policy: Policy) -> None:
-    world = determinize(plugin, state, seat, rng)
+    world = dealer.world(rng)
     path = _descend(plugin, root, world, rng, horizon)
     play_out(plugin, world, rng, horizon, policy)
     reward = rewards(plugin, world, before)
@@ -122,9 +122,10 @@ def search(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
     root = Node(state.num_seats)
     horizon = Horizon(state, hands)
     before = plugin.scores(state)
+    dealer = Dealer(plugin, state, seat)
     done = 0
     while not budget.spent(done):
-        _iterate(plugin, state, seat, root, rng, horizon, before, policy)
+        _iterate(plugin, dealer, root, rng, horizon, before, policy)
         done += 1
     return root
 

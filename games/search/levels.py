@@ -24,7 +24,7 @@ from .drive import Horizon, apply_legal, play_out, to_decision
 from .ismcts import ActionStats, best_action, choose
 from .playout import greedy_policy
 from .reward import margins, rewards
-from .worlds import determinize
+from .worlds import Dealer, determinize
 
 Level = Callable[[GamePlugin, GameState, int, random.Random, Budget], int]
 
@@ -109,10 +109,11 @@ def medium(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
     visits = dict.fromkeys(legal, 0)
     totals = dict.fromkeys(legal, 0.0)
     policy = greedy_policy(plugin)
+    dealer = Dealer(plugin, state, seat)
     done = 0
     while not share.spent(done):
         action = legal[done % len(legal)]
-        world = determinize(plugin, state, seat, rng)
+        world = dealer.world(rng)
         apply_legal(world, seat, action)
         play_out(plugin, world, rng, horizon, policy)
         visits[action] += 1

@@ -95,58 +95,78 @@ def _deal_under(pool: list[int], sizes: dict[int, int], allowed: dict[int, int],
     return masks
 
 
-def redeal(plugin: GamePlugin, state: GameState, world: GameState, seat: int | None,
-           rng: random.Random, pile: str) -> None:
-    """Deal ``world``'s hidden tiles again under the voids of ``state``'s seats."""
-    hands: list[int] = list(state.hand_masks)  # type: ignore[attr-defined]
-    stock: list[int] = list(getattr(state, pile))
-    drawn: int = state.draw_pos  # type: ignore[attr-defined]
-    kept = getattr(state, "drawn_tile", -1)
-    holder = state.to_act()
-    empty_of = voids(plugin, state)
-    hidden = [s for s in range(state.num_seats) if s != seat]
-    fixed = {s: (1 << kept if s == holder and kept >= 0 else 0) for s in hidden}
-    pool = [t for s in hidden for t in tiles_in(hands[s] & ~fixed[s])] + stock[drawn:]
-    sizes = {s: bin(hands[s] & ~fixed[s]).count("1") for s in hidden}
-    allowed = {s: ~PLAYABLE_MASK[empty_of[s]] & ((1 << 28) - 1) for s in hidden}
-    for _ in range(GREEDY_TRIES):
-        masks = _deal_under(pool, sizes, allowed, rng)
-        if masks is not None:
-            break
-    else:
-        masks = {s: hands[s] & ~fixed[s] for s in hidden}  # the true deal always fits
-    new_hands = list(hands)
-    for s in hidden:
-        new_hands[s] = masks[s] | fixed[s]
-    taken = 0
-    for s in hidden:
-        taken |= masks[s]
-    rest = [t for t in pool if not taken >> t & 1]
-    rng.shuffle(rest)
-    world.hand_masks = new_hands  # type: ignore[attr-defined]
-    setattr(world, pile, stock[:drawn] + rest)
+class Dealer:
+    """Deals worlds for one seat's search: what the seat knows is read once, here."""
+
+    def __init__(self, plugin: GamePlugin, state: GameState, seat: int | None) -> None:
+        self.plugin, self.state, self.seat = plugin, state, seat
+        self.pile = stock_name(state)
+        if self.pile is None:
+            return
+        hands: list[int] = list(state.hand_masks)  # type: ignore[attr-defined]
+        stock: list[int] = list(getattr(state, self.pile))
+        drawn: int = state.draw_pos  # type: ignore[attr-defined]
+        kept = getattr(state, "drawn_tile", -1)
+        holder = state.to_act()
+        empty_of = voids(plugin, state)
+        self.hands = hands
+        self.hidden = [s for s in range(state.num_seats) if s != seat]
+        self.fixed = {s: (1 << kept if s == holder and kept >= 0 else 0) for s in self.hidden}
+        self.drawn_stock = stock[:drawn]
+        self.pool = [t for s in self.hidden for t in tiles_in(hands[s] & ~self.fixed[s])]
+        self.pool += stock[drawn:]
+        self.sizes = {s: bin(hands[s] & ~self.fixed[s]).count("1") for s in self.hidden}
+        self.allowed = {s: ~PLAYABLE_MASK[empty_of[s]] & ((1 << 28) - 1) for s in self.hidden}
+
+    def world(self, rng: random.Random) -> GameState:
+        """A copy of the state that the seat cannot tell from it."""
+        if self.pile is None:
+            return self.plugin.determinize(self.state, self.seat, rng)
+        world = quick_copy(self.state)
+        for _ in range(GREEDY_TRIES):
+            masks = _deal_under(self.pool, self.sizes, self.allowed, rng)
+            if masks is not None:
+                break
+        else:  # the true deal always fits
+            masks = {s: self.hands[s] & ~self.fixed[s] for s in self.hidden}
+        new_hands = list(self.hands)
+        taken = 0
+        for s in self.hidden:
+            new_hands[s] = masks[s] | self.fixed[s]
+            taken |= masks[s]
+        rest = [t for t in self.pool if not taken >> t & 1]
+        rng.shuffle(rest)
+        world.hand_masks = new_hands  # type: ignore[attr-defined]
+        setattr(world, self.pile, self.drawn_stock + rest)
+        return world
 
 
 def quick_copy(state: GameState) -> GameState:
-    """A deep copy sharing what never changes: the rules and the moves (``Step`` tuples),
-    about half the work of a plain deep copy of a domino state."""
+    """A deep copy sharing what never changes again: the rules, the moves (``Step``
+    tuples), an ended hand's final board and moves; the board and the clock by their own
+    ``copy()``. A small part of the work of a plain deep copy of a domino state."""
     memo: dict[int, object] = {}
     rules = getattr(state, "rules", None)
     if rules is not None:
         memo[id(rules)] = rules
+    live = [getattr(state, "board", None), getattr(state, "moves", None)]
+    for summary in getattr(state, "hands_summary", []):
+        for name in ("final_board", "final_moves"):
+            kept = getattr(summary, name, None)
+            if kept is not None and all(kept is not part for part in live):
+                memo[id(kept)] = kept
     for step in getattr(state, "moves", []):
         memo[id(step)] = step
+    for name in ("board", "clock"):
+        part = getattr(state, name, None)
+        if part is not None and callable(getattr(part, "copy", None)):
+            memo[id(part)] = part.copy()
     return copy.deepcopy(state, memo)
 
 
 def determinize(plugin: GamePlugin, state: GameState, seat: int | None,
                 rng: random.Random) -> GameState:
     """A copy of ``state`` that ``seat`` cannot tell from it (see the module's text). A
-    domino state is copied here and dealt under its voids (the plugin's own deal, which
-    ignores them, would be thrown away); any other goes through the plugin."""
-    pile = stock_name(state)
-    if pile is None:
-        return plugin.determinize(state, seat, rng)
-    world = quick_copy(state)
-    redeal(plugin, state, world, seat, rng, pile)
-    return world
+    domino state is copied and dealt here, under its voids (the plugin's own deal ignores
+    them); any other goes through the plugin."""
+    return Dealer(plugin, state, seat).world(rng)
