@@ -37,6 +37,7 @@ EXPLORATION = 0.3  # the UCB constant, for rewards in [0, 1]
 # BIAS * tanh(points / MARGIN_SCALE), fading as 1 / (visits + 1); untried actions are
 # expanded best first. Small budgets then start from the greedy choice and refine it.
 BIAS = 0.6
+PLAYOUT_PLIES: int | None = None  # a playout runs to the horizon
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,7 @@ class Node:
     __slots__ = ("availability", "bias", "children", "totals", "visits")
 
     def __init__(self, seats: int, bias: float = 0.0) -> None:
-        self.children: dict[int, Node] = {}
+        self.children: dict[tuple[int, int], Node] = {}  # by (seat, action)
         self.visits = 0
         self.availability = 0
         self.totals = [0.0] * seats
@@ -78,23 +79,24 @@ def _descend(plugin: GamePlugin, root: Node, world: GameState, rng: random.Rando
     seats = world.num_seats
     while (seat := to_decision(plugin, world, rng, horizon)) is not None:
         actions = considered(plugin, world, seat, world.legal_actions(seat))
+        children = node.children
         for action in actions:
-            child = node.children.get(action)
+            child = children.get((seat, action))
             if child is not None:
                 child.availability += 1
-        untried = [a for a in actions if a not in node.children]
+        untried = [a for a in actions if (seat, a) not in children]
         if untried:
             biases = {a: prior(plugin, world, a) for a in untried}
             top = max(biases.values())
             best = [a for a in untried if biases[a] >= top]
             action = best[rng.randrange(len(best))]
-            child = node.children[action] = Node(seats, biases[action])
+            child = children[seat, action] = Node(seats, biases[action])
             child.availability = 1
             apply_legal(world, seat, action)
             path.append(child)
             return path
-        action = max(actions, key=lambda a: node.children[a].score(seat))
-        node = node.children[action]
+        action = max(actions, key=lambda a: children[seat, a].score(seat))
+        node = children[seat, action]
         apply_legal(world, seat, action)
         path.append(node)
     return path
@@ -104,7 +106,7 @@ def _iterate(plugin: GamePlugin, dealer: Dealer, root: Node, rng: random.Random,
              horizon: Horizon, before: list[int], policy: Policy) -> None:
     world = dealer.world(rng)
     path = _descend(plugin, root, world, rng, horizon)
-    play_out(plugin, world, rng, horizon, policy)
+    play_out(plugin, world, rng, horizon, policy, PLAYOUT_PLIES)
     reward = rewards(plugin, world, before)
     for node in path:
         node.visits += 1
@@ -141,7 +143,7 @@ def evaluate(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random
     root = search(plugin, state, seat, rng, Budget.of(iterations, deadline, now), playout,
                   hands)
     return {action: ActionStats(child.visits, child.totals[seat] / max(1, child.visits))
-            for action, child in root.children.items()}
+            for (_, action), child in root.children.items()}
 
 
 def best_action(stats: dict[int, ActionStats]) -> int:
