@@ -5,7 +5,9 @@
   others. A bid is valued as if accepted, with its payment less what its best opening
   scores at once, so it bids only when the opening would score at least the bid.
 - ``medium``: determinized flat Monte Carlo: a quarter of the budget, spread evenly over
-  the root's actions, each simulation in a freshly dealt world played out by the shared policy.
+  the root's actions (chosen by mean reward, the points at once weighing in as in the
+  tree's progressive bias), each simulation in a freshly dealt world played out by the
+  shared policy.
 - ``hard``: SO-ISMCTS (``ismcts``) with the whole budget.
 """
 
@@ -21,7 +23,7 @@ from games.engine.protocol import GameState
 from .budget import Budget
 from .candidates import bid_amount, considered
 from .drive import Horizon, apply_legal, play_out, to_decision
-from .ismcts import ActionStats, best_action, choose
+from .ismcts import choose, prior
 from .playout import greedy_policy
 from .reward import margins, rewards
 from .worlds import Dealer, determinize
@@ -119,8 +121,10 @@ def medium(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
         visits[action] += 1
         totals[action] += rewards(plugin, world, before)[seat]
         done += 1
-    return best_action({a: ActionStats(visits[a], totals[a] / max(1, visits[a]))
-                        for a in legal if visits[a]} or {legal[0]: ActionStats(0, 0.0)})
+    # By mean (the visits are equal, give or take one), the points at once breaking ties
+    # and weighing in while the samples are few, as in the tree's progressive bias.
+    return max(legal, key=lambda a: totals[a] / max(1, visits[a])
+               + prior(plugin, state, a) / (visits[a] + 1))
 
 
 def hard(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
