@@ -20,6 +20,7 @@ accents and digits at the end, and anything that starts like "computer" or "admi
 from __future__ import annotations
 
 import hashlib
+import string
 import unicodedata
 from typing import TYPE_CHECKING
 
@@ -51,11 +52,35 @@ RESERVED_MESSAGE = _("This name is reserved for the platform. Please choose a di
 _CHECKER = icu.SpoofChecker()
 
 
-def skeleton(name: str) -> str:
-    """The same for two names that look alike: skeleton, case folded, skeleton again
-    (so that a capital's look-alike and the lowercase letter end up the same)."""
-    first = _CHECKER.getSkeleton(0, name)
+def _visual(text: str) -> str:
+    """Skeleton, case folded, skeleton again (so that a capital's look-alike and the
+    lowercase letter end up the same)."""
+    first = _CHECKER.getSkeleton(0, text)
     return str(_CHECKER.getSkeleton(0, first.casefold()))
+
+
+def _merged_letters() -> dict[str, str]:
+    """Letters that case and look together make one: a capital I is an i by case and an l
+    by look, so i and l must share a key, or "SPRINTER" would look like neither "sprinter"
+    (whose skeleton keeps its i) nor itself. Found once, from the capitals allauth folds
+    (A to Z: only I parts the two ways); each pair maps to its lesser letter. Merging every
+    script's such pairs would tie unrelated letters (s, f and 5 through the long s)."""
+    merged: dict[str, str] = {}
+    for char in string.ascii_uppercase:
+        by_look, by_case = _visual(char), _visual(char.casefold())
+        if by_look != by_case and len(by_look) == len(by_case) == 1:
+            low, high = sorted((merged.get(by_look, by_look), merged.get(by_case, by_case)))
+            merged[high] = low
+    return merged
+
+
+_MERGED = _merged_letters()
+
+
+def skeleton(name: str) -> str:
+    """The same for two names that look alike, whatever their case (TS #39's skeleton,
+    folded with case both ways: ``_visual``, then the letters case and look make one)."""
+    return "".join(_MERGED.get(char, char) for char in _visual(name))
 
 
 def confusable_key(name: str) -> str:

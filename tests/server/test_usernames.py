@@ -173,3 +173,13 @@ def test_failures_across_many_accounts_block_the_address(limits_on) -> None:
                 sign_in(Client(), name, "wrong-password")
         assert not sign_in(Client(), "alice", PASSWORD)
         assert sign_in(Client(REMOTE_ADDR="10.1.2.3"), "alice", PASSWORD)
+
+
+def test_a_capital_i_is_an_i_by_case_and_an_l_by_look() -> None:
+    """Case folding and look-alikes together: the four are one name."""
+    from accounts.usernames import skeleton
+
+    assert len({skeleton(name) for name in ("SPRINTER", "sprinter", "spr\u0456nter",
+                                            "sprlnter")}) == 1
+    assert skeleton("aIice") == skeleton("alice") == skeleton("ALICE")
+    assert skeleton("sam") != skeleton("fam")
