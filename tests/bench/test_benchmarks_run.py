@@ -42,6 +42,10 @@ RUNS = [
     Tiny("bench.dice", ("--games", "20"), False, (r"decisions", r"mean"), services=False),
     Tiny("bench.tournaments", ("--tournaments", "3"), False, (r"rounds", r"repeats"),
          services=False),
+    Tiny("bench.bots", ("--game", "fives", "--seats", "2", "--pairs", "1", "--move-ms", "5"),
+         False, (r"^fives/2$",
+                 r"^hard_vs_easy: win_rate [\d.]+ ci [\d.]+-[\d.]+ margin -?[\d.]+ "
+                 r"p95_ms \d+$"), services=False),
     Tiny("bench.ratings", ("--matches", "400", "--players", "40", "--heavy", "100"), True,
          (r"recompute", )),
     Tiny("bench.writer", ("--commands", "40"), True,
