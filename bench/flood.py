@@ -13,9 +13,10 @@ limit of 10).
 
 Prints the victim's sync and ``/api/me`` latency (p50, p99) in both phases, the attacker's
 sockets accepted and refused (past his account's cap, close code 4430, or opened too fast
-with one token, 4429), his commands answered and refused as over his budget, and the target: under the attack the victim's sync p99 at most twice the
-baseline's plus 20 ms. ``--no-limits`` runs the same attack with the fair-share limits
-lifted, to show what they prevent.
+with one token, 4429), his commands answered and refused as over his budget, and the
+target: under the attack the victim's sync p99 at most twice the baseline's plus 20 ms.
+``--no-limits`` runs the same attack with the fair-share limits lifted, to show what they
+prevent.
 """
 
 from __future__ import annotations
