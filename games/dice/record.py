@@ -7,17 +7,16 @@ Whether each action is allowed in its position is the replay's business (exit 1)
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games.engine.plugin import ActionError, LogEntry, RecordError, RulesError
 from games.engine.protocol import JSON, Illegal, Step
+from games.engine.records import load_json, record_time, us_to_seconds
 
 from . import actions as A
-from .rules import MAX_SEATS, US, Rules, parse_rules
+from .rules import MAX_SEATS, Rules, parse_rules
 from .scoring import DICE, DiceError, check_dice
 from .state import FIRST_ROLL, ORDER_DIE, RE_ROLL, DiceGame
 
@@ -51,22 +50,8 @@ class Record:
     actions: list[RecordAction]
 
 
-def seconds_to_us(t: float) -> int:
-    return round(t * US)
-
-
-def us_to_seconds(us: int) -> float:
-    return us / US
-
-
 def loads(text: str | bytes) -> Record:
-    try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise RecordError(f"not JSON: {exc}") from None
-    except RecursionError:
-        raise RecordError("the record is nested too deeply") from None
-    return parse(data)
+    return parse(load_json(text))
 
 
 def parse(data: Any) -> Record:
@@ -101,17 +86,8 @@ def parse(data: Any) -> Record:
 
 
 def _parse_time(data: dict[str, Any], last_us: int) -> int:
-    t = data.get("t")
-    if t is None:
-        return last_us  # no time: the previous action's
-    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
-        raise ActionError("t must be a number of seconds")
-    t_us = seconds_to_us(t)
-    if t_us < 0:
-        raise ActionError("t must not be negative")
-    if t_us < last_us:
-        raise ActionError("t goes back in time")
-    return t_us
+    # An ActionError: the caller names the action ("action 3: t ...").
+    return record_time(data.get("t"), "t", last_us, ActionError)
 
 
 def _parse_action(data: Any, seats: int, last_us: int) -> RecordAction:

@@ -7,38 +7,35 @@ request; ``error`` when an action was illegal.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.plugin import RecordError, ReplayOutcome
+from games.engine.plugin import ReplayOutcome
 from games.engine.protocol import Illegal, Step
+from games.engine.records import EXIT_ILLEGAL as EXIT_ILLEGAL
+from games.engine.records import EXIT_MALFORMED as EXIT_MALFORMED
+from games.engine.records import EXIT_OK as EXIT_OK
+from games.engine.records import ReplayResult
+from games.engine.records import replay_document as shared_replay_document
 
 from . import actions as A
 from .record import Record, RecordAction, loads
 from .state import FIRST_ROLL, ORDER_DIE, RE_ROLL, DiceGame
 from .view import standing_dict
 
-EXIT_OK = 0
-EXIT_ILLEGAL = 1
-EXIT_MALFORMED = 2
-
+# The EXIT_* codes are the engine's (imported "as" themselves: read here too).
 JSON = dict[str, Any]
 Observer = Callable[[DiceGame, list[JSON]], None]
 
 
 @dataclass(slots=True)
-class Replay:
+class Replay(ReplayResult):
     """A replayed record: the final game and every action applied."""
 
     game: DiceGame
     actions: list[JSON] = field(default_factory=list)
     error: JSON | None = None
-
-    @property
-    def exit_status(self) -> int:
-        return EXIT_ILLEGAL if self.error is not None else EXIT_OK
 
 
 def _forced_entries(game: DiceGame, steps: list[Step]) -> list[JSON]:
@@ -204,15 +201,5 @@ def describe(rep: Replay, players: list[str]) -> str:
 
 def replay_document(text: bytes, with_legal: bool) -> ReplayOutcome:
     """``manage.py replay`` for a ``dice/1`` document."""
-    try:
-        record = loads(text)
-    except RecordError as exc:
-        line = " ".join(str(exc).split())
-        return ReplayOutcome(EXIT_MALFORMED, {}, "", line)  # the command adds its prefix
-    rep = replay(record)
-    account = describe(rep, record.players)
-    data = report(rep, with_legal)
-    if with_legal:
-        account += f"\nTo act: {data['to_act']}"
-        account += "".join(f"\n  {json.dumps(entry)}" for entry in data["legal"])
-    return ReplayOutcome(rep.exit_status, data, account)
+    return shared_replay_document(text, with_legal, loads=loads, replay=replay, report=report,
+                                  describe=describe)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from games.dominoes.tiles import tile_name
+from games.engine.records import us_to_seconds
 
-from .record import Record, us_to_seconds
+from .record import Record
 from .replay import replay, report
 from .state import FivesState
 from .view import board_view, tiles_of

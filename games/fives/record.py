@@ -6,17 +6,16 @@ times); whether each action is legal is the replay's business.
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.dominoes.tiles import TileError, tile_from_name, tile_name
 from games.engine.plugin import ActionError, RecordError, RulesError
+from games.engine.records import load_json, record_time, us_to_seconds
 
 from .actions import action_fields, action_from_dict
-from .rules import SEAT_COUNTS, US, Rules, parse_rules
+from .rules import SEAT_COUNTS, Rules, parse_rules
 from .state import Deal, DealError, check_lots
 
 FORMAT = "fives/1"
@@ -48,22 +47,8 @@ class Record:
         return len(self.players)
 
 
-def seconds_to_us(t: float) -> int:
-    return round(t * US)
-
-
-def us_to_seconds(us: int) -> float:
-    return us / US
-
-
 def loads(text: str | bytes) -> Record:
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise RecordError("the record is nested too deeply") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise RecordError(f"not JSON: {exc}") from None
-    return parse(data)
+    return parse(load_json(text))
 
 
 def _seat_count(data: dict[str, Any]) -> int:
@@ -124,17 +109,6 @@ def parse_tiles(value: Any, where: str) -> list[int]:
         raise RecordError(f"{where}: {exc}") from None
 
 
-def _time(value: Any, where: str, last_us: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise RecordError(f"{where} must be a number of seconds")
-    t_us = seconds_to_us(value)
-    if t_us < 0:
-        raise RecordError(f"{where} must not be negative")
-    if t_us < last_us:
-        raise RecordError(f"{where} goes back in time")
-    return t_us
-
-
 def parse_deal(data: Any, seats: int, where: str = "deal") -> Deal:
     if not isinstance(data, dict):
         raise RecordError(f"{where} must be an object")
@@ -155,8 +129,7 @@ def _parse_hand(h: int, data: Any, last_us: int, seats: int) -> tuple[RecordHand
     if "deal" not in data:
         raise RecordError(f"hand {h} has no deal")
     deal = parse_deal(data["deal"], seats, f"hand {h} deal")
-    start = data.get("start_t")
-    last_us = last_us if start is None else _time(start, f"hand {h} start_t", last_us)
+    last_us = record_time(data.get("start_t"), f"hand {h} start_t", last_us)
     start_us = last_us
     actions_data = data.get("actions", [])
     if not isinstance(actions_data, list):
@@ -167,9 +140,7 @@ def _parse_hand(h: int, data: Any, last_us: int, seats: int) -> tuple[RecordHand
             seat, code = action_from_dict(action_data, seats)
         except ActionError as exc:
             raise RecordError(f"hand {h} action {i}: {exc}") from None
-        t = action_data.get("t")
-        if t is not None:
-            last_us = _time(t, f"hand {h} action {i}: t", last_us)
+        last_us = record_time(action_data.get("t"), f"hand {h} action {i}: t", last_us)
         actions.append(RecordAction(seat, code, last_us))
     return RecordHand(deal, start_us, actions), last_us
 

@@ -7,38 +7,35 @@ was illegal.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.dominoes.tiles import tile_name, tiles_in
 from games.engine.forced import ForcedActions
-from games.engine.plugin import RecordError, ReplayOutcome
+from games.engine.plugin import ReplayOutcome
 from games.engine.protocol import Illegal, Step
+from games.engine.records import EXIT_ILLEGAL as EXIT_ILLEGAL
+from games.engine.records import EXIT_MALFORMED as EXIT_MALFORMED
+from games.engine.records import EXIT_OK as EXIT_OK
+from games.engine.records import ReplayResult, us_to_seconds
+from games.engine.records import replay_document as shared_replay_document
 
 from . import actions as A
-from .record import Record, loads, us_to_seconds
+from .record import Record, loads
 from .state import FivesState
 
-EXIT_OK = 0
-EXIT_ILLEGAL = 1
-EXIT_MALFORMED = 2
-
+# The EXIT_* codes are the engine's (imported "as" themselves: read here too).
 JSON = dict[str, Any]
 
 
 @dataclass(slots=True)
-class Replay:
+class Replay(ReplayResult):
     """A replayed record: the final state and every step applied."""
 
     state: FivesState
     actions: list[JSON] = field(default_factory=list)
     error: JSON | None = None
-
-    @property
-    def exit_status(self) -> int:
-        return EXIT_ILLEGAL if self.error is not None else EXIT_OK
 
 
 def action_entry(hand: int, step: Step) -> JSON:
@@ -208,15 +205,5 @@ def describe(rep: Replay, players: list[str]) -> str:
 
 def replay_document(text: bytes, with_legal: bool) -> ReplayOutcome:
     """``manage.py replay`` for a ``fives/1`` record: exit status, --json report, text."""
-    try:
-        record = loads(text)
-    except RecordError as exc:
-        line = " ".join(str(exc).split())  # the command adds "malformed record: "
-        return ReplayOutcome(EXIT_MALFORMED, {}, "", line)
-    rep = replay(record)
-    data = report(rep, with_legal=with_legal)
-    readable = describe(rep, record.players)
-    if with_legal:
-        readable += f"\nTo act: {data['to_act']}"
-        readable += "".join("\n  " + json.dumps(action) for action in data["legal"])
-    return ReplayOutcome(rep.exit_status, data, readable)
+    return shared_replay_document(text, with_legal, loads=loads, replay=replay, report=report,
+                                  describe=describe)

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from games.dominoes.tiles import tile_name, tiles_in
+from games.engine.records import us_to_seconds
 
-from .record import Record, us_to_seconds
+from .record import Record
 from .replay import replay, report
 from .state import Match
 from .view import build_view

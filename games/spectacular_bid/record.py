@@ -6,24 +6,21 @@ each action is legal is the replay's business.
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.dominoes.tiles import TileError, tile_from_name, tile_name
+from games.engine.plugin import RecordError as RecordError
 from games.engine.plugin import RulesError
+from games.engine.records import load_json, record_time, us_to_seconds
 
 from .actions import ActionFormatError, action_fields, action_from_dict
-from .rules import US, Rules
+from .rules import Rules
 from .state import Deal, DealError
 
+# RecordError is the engine's (imported "as" itself: tests and the plugin read it here).
 FORMAT = "spectacular-bid/1"
-
-
-class RecordError(ValueError):
-    """A malformed record; the message is one line for the user."""
 
 
 @dataclass(slots=True)
@@ -46,20 +43,8 @@ class Record:
     hands: list[RecordHand]
 
 
-def seconds_to_us(t: float) -> int:
-    return round(t * US)
-
-
-def us_to_seconds(us: int) -> float:
-    return us / US
-
-
 def loads(text: str | bytes) -> Record:
-    try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise RecordError(f"not JSON: {exc}") from None
-    return parse(data)
+    return parse(load_json(text))
 
 
 def parse(data: Any) -> Record:
@@ -125,19 +110,8 @@ def _parse_hand(h: int, data: Any, last_us: int) -> tuple[RecordHand, int]:
             seat, code = action_from_dict(action_data)
         except ActionFormatError as exc:
             raise RecordError(f"hand {h} action {i}: {exc}") from None
-        t = action_data.get("t")
-        if t is None:
-            t_us = last_us
-        else:
-            if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
-                raise RecordError(f"hand {h} action {i}: t must be a number of seconds")
-            t_us = seconds_to_us(t)
-            if t_us < 0:
-                raise RecordError(f"hand {h} action {i}: t must not be negative")
-            if t_us < last_us:
-                raise RecordError(f"hand {h} action {i}: t goes back in time")
-        last_us = t_us
-        actions.append(RecordAction(seat, code, t_us))
+        last_us = record_time(action_data.get("t"), f"hand {h} action {i}: t", last_us)
+        actions.append(RecordAction(seat, code, last_us))
     return RecordHand(deal, actions), last_us
 
 

@@ -13,28 +13,28 @@ from typing import Any
 
 from games.dominoes.tiles import tile_name, tiles_in
 from games.engine.forced import ForcedActions
+from games.engine.plugin import ReplayOutcome
 from games.engine.protocol import Illegal, Step
+from games.engine.records import EXIT_ILLEGAL as EXIT_ILLEGAL
+from games.engine.records import EXIT_MALFORMED as EXIT_MALFORMED
+from games.engine.records import EXIT_OK as EXIT_OK
+from games.engine.records import ReplayResult, us_to_seconds
+from games.engine.records import replay_document as shared_replay_document
 
 from . import actions as A
-from .record import Record, us_to_seconds
+from .record import Record, loads
 from .state import CONTINUE, Match
 
-EXIT_OK = 0
-EXIT_ILLEGAL = 1
-EXIT_MALFORMED = 2
+# The EXIT_* codes are the engine's (imported "as" themselves: the plugin reads them here).
 
 
 @dataclass(slots=True)
-class Replay:
+class Replay(ReplayResult):
     """A replayed record: the final match and every step applied, by hand."""
 
     match: Match
     actions: list[dict[str, Any]] = field(default_factory=list)
     error: dict[str, Any] | None = None
-
-    @property
-    def exit_status(self) -> int:
-        return EXIT_ILLEGAL if self.error is not None else EXIT_OK
 
 
 def _action_entry(hand: int, seat: int | None, code: int, forced: bool, points: int,
@@ -196,3 +196,10 @@ def describe(rep: Replay, players: list[str]) -> str:
         err = rep.error
         lines.append(f"Illegal action (hand {err['hand']}, action {err['index']}): {err['reason']}")
     return "\n".join(lines)
+
+
+def replay_document(text: bytes, with_legal: bool) -> ReplayOutcome:
+    """``manage.py replay`` for a ``spectacular-bid/1`` record: exit status, --json report,
+    text (the same the plugin's own ``replay_document`` gives)."""
+    return shared_replay_document(text, with_legal, loads=loads, replay=replay, report=report,
+                                  describe=describe)

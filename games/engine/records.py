@@ -1,0 +1,108 @@
+"""What every game's record and replay share (match-record.md, fives.md, dice.md).
+
+The exit statuses of ``manage.py replay``, record times in seconds, reading a record's
+JSON, the part of a replay that says whether every action applied, and the shape of
+``replay_document``. Each game keeps its own record fields, report keys and wording.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+from .plugin import RecordError, ReplayOutcome
+from .protocol import JSON
+
+EXIT_OK = 0  # every action applied
+EXIT_ILLEGAL = 1  # an action was illegal: the report stops there
+EXIT_MALFORMED = 2  # the record cannot be read: one line on stderr
+
+US = 1_000_000  # microseconds in a second: records speak seconds, engines microseconds
+
+
+def seconds_to_us(t: float) -> int:
+    return round(t * US)
+
+
+def us_to_seconds(us: int) -> float:
+    return us / US
+
+
+def load_json(text: str | bytes) -> Any:
+    """A record's JSON document; RecordError (one line) when it is not JSON or is nested
+    deeper than Python's parser goes."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise RecordError("the record is nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RecordError(f"not JSON: {exc}") from None
+
+
+def record_time(value: Any, where: str, last_us: int,
+                error: type[Exception] = RecordError) -> int:
+    """A record's time ``value`` (seconds; None: the previous time, ``last_us``) in
+    microseconds. ``where`` names it in the message; ``error`` is what a game raises for
+    it (dice reads times inside an action, so its caller adds the action's index)."""
+    if value is None:
+        return last_us
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise error(f"{where} must be a number of seconds")
+    t_us = seconds_to_us(value)
+    if t_us < 0:
+        raise error(f"{where} must not be negative")
+    if t_us < last_us:
+        raise error(f"{where} goes back in time")
+    return t_us
+
+
+class ReplayResult:
+    """What every game's ``Replay`` (a dataclass with ``actions`` and ``error``) says
+    about how the replay went; the final state has a game's own name there."""
+
+    __slots__ = ()
+    actions: list[JSON]
+    error: JSON | None  # where and why an action was illegal; None: all applied
+
+    @property
+    def exit_status(self) -> int:
+        return EXIT_ILLEGAL if self.error is not None else EXIT_OK
+
+
+class PlayedRecord(Protocol):
+    """A parsed record, as far as ``replay_document`` reads it."""
+
+    @property
+    def players(self) -> Sequence[str]: ...
+
+
+RecordT = TypeVar("RecordT", bound=PlayedRecord)
+ReplayT = TypeVar("ReplayT", bound=ReplayResult)
+
+
+def legal_lines(report: JSON) -> str:
+    """The readable account's tail with --legal: whose turn, then each legal action."""
+    return f"\nTo act: {report['to_act']}" + "".join(
+        "\n  " + json.dumps(action) for action in report["legal"])
+
+
+def replay_document(text: bytes, with_legal: bool, *,
+                    loads: Callable[[bytes], RecordT],
+                    replay: Callable[[RecordT], ReplayT],
+                    report: Callable[[ReplayT, bool], JSON],
+                    describe: Callable[[ReplayT, list[str]], str]) -> ReplayOutcome:
+    """``manage.py replay`` for one game's record: read it, replay it, and give the exit
+    status, the --json report and the readable account (or the malformed line)."""
+    try:
+        record = loads(text)
+    except RecordError as exc:
+        line = " ".join(str(exc).split())  # one line; the command adds "malformed record: "
+        return ReplayOutcome(EXIT_MALFORMED, {}, "", line)
+    rep = replay(record)
+    data = report(rep, with_legal)
+    readable = describe(rep, list(record.players))
+    if with_legal:
+        readable += legal_lines(data)
+    return ReplayOutcome(rep.exit_status, data, readable)
