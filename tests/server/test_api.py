@@ -16,28 +16,12 @@ from games.models import Match, Seek
 from games.spectacular_bid.record import parse
 from games.spectacular_bid.replay import replay, report
 from games.store import load_engine
+from tests.api_client import ApiClient
 
 pytestmark = pytest.mark.django_db
 
 JSON = dict[str, Any]
 CSRF_SECRET = "a" * 32  # any 32 letters: the cookie and the header must agree
-
-
-class ApiClient:
-    """A token-authenticated client of the JSON API."""
-
-    def __init__(self, user: User) -> None:
-        self.user = user
-        self.token = AccessToken.issue(user, "tests")[1]
-        self.client = Client()
-
-    def get(self, path: str) -> Any:
-        return self.client.get(path, HTTP_AUTHORIZATION=f"Bearer {self.token}")
-
-    def post(self, path: str, body: Any = None, raw: bytes | None = None) -> Any:
-        data = raw if raw is not None else (b"" if body is None else json.dumps(body).encode())
-        return self.client.post(path, data=data, content_type="application/json",
-                                HTTP_AUTHORIZATION=f"Bearer {self.token}")
 
 
 @pytest.fixture

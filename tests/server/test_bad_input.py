@@ -17,31 +17,14 @@ from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accounts.models import AccessToken
 from games.models import Match, Seek
 from games.spectacular_bid.rules import RANGES, Rules, RulesError
+from tests.api_client import ApiClient
 from tests.engine.helpers import PLAIN_DEAL, start
 
 pytestmark = pytest.mark.django_db
 
 JSON = dict[str, Any]
-
-
-class ApiClient:
-    """A token-authenticated client of the JSON API."""
-
-    def __init__(self, user: User) -> None:
-        self.user = user
-        self.token = AccessToken.issue(user, "tests")[1]
-        self.client = Client()
-
-    def get(self, path: str, **query: str) -> Any:
-        return self.client.get(path, query, HTTP_AUTHORIZATION=f"Bearer {self.token}")
-
-    def post(self, path: str, body: Any = None, raw: bytes | None = None) -> Any:
-        data = raw if raw is not None else (b"" if body is None else json.dumps(body).encode())
-        return self.client.post(path, data=data, content_type="application/json",
-                                HTTP_AUTHORIZATION=f"Bearer {self.token}")
 
 
 @pytest.fixture
