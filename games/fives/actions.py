@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.dominoes.board import FIRST_TILE_PORT, PORT_BY_NAME, PORT_NAMES
-from games.dominoes.tiles import TileError, tile_from_name, tile_name
+from games.dominoes.actions import first_tile_code, play_fields, play_from_dict
+from games.dominoes.actions import play_code as play_code
+from games.dominoes.actions import play_parts as play_parts
+from games.dominoes.board import FIRST_TILE_PORT
 from games.engine.plugin import ActionError
 
 LEAD = FIRST_TILE_PORT  # pseudo-port of a hand's first tile
@@ -29,21 +31,11 @@ SIMPLE_NAMES: dict[int, str] = {code: name for name, code in SIMPLE_TYPES.items(
 EVENT_NAMES: dict[int, str] = {FLAG: "flag", ANNUL: "annul"}
 
 
-def play_code(tile: int, target: int, port: int) -> int:
-    return tile << 8 | target << 3 | port
-
-
-def lead_code(tile: int) -> int:
-    return tile << 8 | tile << 3 | LEAD
+lead_code = first_tile_code  # play_code and play_parts are the dominoes' too
 
 
 def is_play(code: int) -> bool:
     return 0 <= code < DRAW
-
-
-def play_parts(code: int) -> tuple[int, int, int]:
-    """(tile, target, port) of a placement code."""
-    return code >> 8, code >> 3 & 31, code & 7
 
 
 def action_type(code: int) -> str:
@@ -55,12 +47,7 @@ def action_type(code: int) -> str:
 def action_fields(code: int) -> dict[str, Any]:
     """The action's own record fields (type, tile, target, port), no seat."""
     if is_play(code):
-        tile, target, port = play_parts(code)
-        fields: dict[str, Any] = {"type": "play", "tile": tile_name(tile)}
-        if port != LEAD:
-            fields["target"] = tile_name(target)
-            fields["port"] = PORT_NAMES[port]
-        return fields
+        return play_fields(code)
     return {"type": action_type(code)}
 
 
@@ -85,20 +72,5 @@ def action_from_dict(data: Any, seats: int = MAX_SEATS) -> tuple[int, int]:
         return seat, SIMPLE_TYPES[kind]
     if kind != "play":
         raise ActionError(f"unknown action type {kind!r}")
-    try:
-        tile = tile_from_name(data.get("tile"))
-    except TileError as exc:
-        raise ActionError(str(exc)) from None
-    target_name, port_name = data.get("target"), data.get("port")
-    if target_name is None and port_name is None:
-        return seat, lead_code(tile)
-    if target_name is None or port_name is None:
-        raise ActionError("a placement names both target and port, or neither (a lead)")
-    try:
-        target = tile_from_name(target_name)
-    except TileError as exc:
-        raise ActionError(str(exc)) from None
-    port = PORT_BY_NAME.get(port_name) if isinstance(port_name, str) else None
-    if port is None:
-        raise ActionError(f"unknown port {port_name!r}")
-    return seat, play_code(tile, target, port)
+    return seat, play_from_dict(
+        data, ActionError, "a placement names both target and port, or neither (a lead)")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.dominoes.board import PORT_NAMES, Board
+from games.dominoes.board import Board
+from games.dominoes.board_json import board_json
 from games.dominoes.tiles import tile_name, tiles_in
 
 from . import actions as A
@@ -44,22 +45,7 @@ def public_move(step: Step) -> JSON:
 
 def board_view(board: Board) -> JSON:
     """A board as every view shows it (public: it is on the table)."""
-    return {
-        "tiles": [
-            {
-                "tile": tile_name(link.tile),
-                "target": None if link.target < 0 else tile_name(link.target),
-                "port": None if link.target_port < 0 else PORT_NAMES[link.target_port],
-                "own_port": None if link.own_port < 0 else PORT_NAMES[link.own_port],
-            }
-            for link in board.links
-        ],
-        "cross": None if board.spinner < 0 else tile_name(board.spinner),
-        "ends_sum": board.ends_sum,
-        "places": [
-            {"target": tile_name(t), "port": PORT_NAMES[p], "value": v} for t, p, v in board.places
-        ],
-    }
+    return board_json(board, "cross")
 
 
 def clock_view(state: FivesState) -> JSON:

@@ -9,8 +9,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from games.dominoes.board import FIRST_TILE_PORT, PORT_BY_NAME, PORT_NAMES
-from games.dominoes.tiles import TileError, tile_from_name, tile_name
+from games.dominoes.actions import first_tile_code, play_fields, play_from_dict
+from games.dominoes.actions import play_code as play_code
+from games.dominoes.actions import play_parts as play_parts
+from games.dominoes.board import FIRST_TILE_PORT
 
 OPEN = FIRST_TILE_PORT  # pseudo-port of the opening tile
 
@@ -46,21 +48,11 @@ class ActionFormatError(ValueError):
     """An action that is not well formed (as opposed to well formed but illegal)."""
 
 
-def play_code(tile: int, target: int, port: int) -> int:
-    return tile << 8 | target << 3 | port
-
-
-def opening_code(tile: int) -> int:
-    return tile << 8 | tile << 3 | OPEN
+opening_code = first_tile_code  # play_code and play_parts are the dominoes' too
 
 
 def is_play(code: int) -> bool:
     return code < DRAW
-
-
-def play_parts(code: int) -> tuple[int, int, int]:
-    """(tile, target, port) of a placement code."""
-    return code >> 8, code >> 3 & 31, code & 7
 
 
 def is_bid(code: int) -> bool:
@@ -78,12 +70,7 @@ def action_type(code: int) -> str:
 def action_fields(code: int) -> dict[str, Any]:
     """The action's own record fields (type, tile, target, port, amount), no seat."""
     if code < DRAW:
-        tile, target, port = play_parts(code)
-        fields: dict[str, Any] = {"type": "play", "tile": tile_name(tile)}
-        if port != OPEN:
-            fields["target"] = tile_name(target)
-            fields["port"] = PORT_NAMES[port]
-        return fields
+        return play_fields(code)
     if BID <= code < EVENT_BASE:
         return {"type": "bid", "amount": code - BID}
     return {"type": action_type(code)}
@@ -118,20 +105,5 @@ def action_from_dict(data: Any) -> tuple[int, int]:
         return seat, BID + int(amount)
     if kind != "play":
         return seat, SIMPLE_TYPES[kind]
-    try:
-        tile = tile_from_name(data.get("tile"))
-    except TileError as exc:
-        raise ActionFormatError(str(exc)) from None
-    target_name, port_name = data.get("target"), data.get("port")
-    if target_name is None and port_name is None:
-        return seat, opening_code(tile)
-    if target_name is None or port_name is None:
-        raise ActionFormatError("a placement names both target and port, or neither")
-    try:
-        target = tile_from_name(target_name)
-    except TileError as exc:
-        raise ActionFormatError(str(exc)) from None
-    port = PORT_BY_NAME.get(port_name) if isinstance(port_name, str) else None
-    if port is None:
-        raise ActionFormatError(f"unknown port {port_name!r}")
-    return seat, play_code(tile, target, port)
+    return seat, play_from_dict(
+        data, ActionFormatError, "a placement names both target and port, or neither")
