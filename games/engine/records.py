@@ -12,8 +12,9 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
+from .forced import ForcedActions
 from .plugin import RecordError, ReplayOutcome
-from .protocol import JSON
+from .protocol import JSON, Step
 
 EXIT_OK = 0  # every action applied
 EXIT_ILLEGAL = 1  # an action was illegal: the report stops there
@@ -69,6 +70,33 @@ class ReplayResult:
     @property
     def exit_status(self) -> int:
         return EXIT_ILLEGAL if self.error is not None else EXIT_OK
+
+
+def step_entry(hand: int, step: Step, fields: Callable[[int], JSON], scores_key: str) -> JSON:
+    """A domino replay's report entry for one step: the hand, the seat, the action's own
+    ``fields``, its points, the scores after it (under the game's own key: Spectacular
+    Bid's "balances", Fives' "scores") and, for one the engine took itself, ``forced``."""
+    entry: JSON = {"hand": hand, "seat": step.seat, **fields(step.action)}
+    entry["points"] = step.points
+    entry[scores_key] = list(step.scores)
+    if step.forced:
+        entry["forced"] = True
+    return entry
+
+
+def step_entries(hand: int, steps: list[Step], event_base: int,
+                 entry: Callable[[int, Step], JSON], pending: ForcedActions) -> list[JSON]:
+    """The report entries of ``steps`` that are actions: time events (codes from
+    ``event_base`` on: a flag, a hand starting on its own) are not. Forced ones go to
+    ``pending``, so that the record may list them or leave them out."""
+    entries = []
+    for step in steps:
+        if step.action >= event_base:
+            continue
+        entries.append(entry(hand, step))
+        if step.forced:
+            pending.add(step.seat, step.action)
+    return entries
 
 
 class PlayedRecord(Protocol):

@@ -18,7 +18,7 @@ from games.engine.protocol import Illegal, Step
 from games.engine.records import EXIT_ILLEGAL as EXIT_ILLEGAL
 from games.engine.records import EXIT_MALFORMED as EXIT_MALFORMED
 from games.engine.records import EXIT_OK as EXIT_OK
-from games.engine.records import ReplayResult, us_to_seconds
+from games.engine.records import ReplayResult, step_entries, step_entry, us_to_seconds
 from games.engine.records import replay_document as shared_replay_document
 
 from . import actions as A
@@ -39,12 +39,7 @@ class Replay(ReplayResult):
 
 
 def action_entry(hand: int, step: Step) -> JSON:
-    entry: JSON = {"hand": hand, "seat": step.seat, **A.action_fields(step.action)}
-    entry["points"] = step.points
-    entry["scores"] = list(step.scores)
-    if step.forced:
-        entry["forced"] = True
-    return entry
+    return step_entry(hand, step, A.action_fields, "scores")
 
 
 Observer = Callable[[FivesState, list[JSON]], None]
@@ -56,15 +51,9 @@ def replay(record: Record, observer: Observer | None = None) -> Replay:
     result = Replay(state)
 
     def take(hand: int, steps: list[Step], pending: ForcedActions) -> None:
-        added = []
-        for step in steps:
-            if step.action >= A.EVENT_BASE:
-                continue  # a flag is not an action: it shows in the result and the clocks
-            entry = action_entry(hand, step)
-            result.actions.append(entry)
-            added.append(entry)
-            if step.forced:
-                pending.add(step.seat, step.action)
+        # A flag is not an action: it shows in the result and the clocks.
+        added = step_entries(hand, steps, A.EVENT_BASE, action_entry, pending)
+        result.actions.extend(added)
         if observer is not None and added:
             observer(state, added)
 

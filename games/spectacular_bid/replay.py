@@ -18,7 +18,7 @@ from games.engine.protocol import Illegal, Step
 from games.engine.records import EXIT_ILLEGAL as EXIT_ILLEGAL
 from games.engine.records import EXIT_MALFORMED as EXIT_MALFORMED
 from games.engine.records import EXIT_OK as EXIT_OK
-from games.engine.records import ReplayResult, us_to_seconds
+from games.engine.records import ReplayResult, step_entries, step_entry, us_to_seconds
 from games.engine.records import replay_document as shared_replay_document
 
 from . import actions as A
@@ -37,14 +37,8 @@ class Replay(ReplayResult):
     error: dict[str, Any] | None = None
 
 
-def _action_entry(hand: int, seat: int | None, code: int, forced: bool, points: int,
-                  balances: tuple[int, ...]) -> dict[str, Any]:
-    entry: dict[str, Any] = {"hand": hand, "seat": seat, **A.action_fields(code)}
-    entry["points"] = points
-    entry["balances"] = list(balances)
-    if forced:
-        entry["forced"] = True
-    return entry
+def _action_entry(hand: int, step: Step) -> dict[str, Any]:
+    return step_entry(hand, step, A.action_fields, "balances")
 
 
 def replay(record: Record,
@@ -54,16 +48,9 @@ def replay(record: Record,
     result = Replay(match)
 
     def take(hand: int, steps: list[Step], pending: ForcedActions) -> None:
-        added = []
-        for step in steps:
-            if step.action >= A.EVENT_BASE:
-                continue  # time events (a hand starting on its own, a flag) are not actions
-            entry = _action_entry(hand, step.seat, step.action, step.forced, step.points,
-                                  step.scores)
-            result.actions.append(entry)
-            added.append(entry)
-            if step.forced:
-                pending.add(step.seat, step.action)
+        # Time events (a hand starting on its own, a flag) are not actions.
+        added = step_entries(hand, steps, A.EVENT_BASE, _action_entry, pending)
+        result.actions.extend(added)
         if observer is not None and added:
             observer(match, added)
 
