@@ -25,7 +25,6 @@ import pytest
 from games.dominoes.board import Board
 from games.dominoes.tiles import HI, LO, TILE_COUNT
 from games.spectacular_bid.view import board_view
-from tests.browser.chromium import launched_browser, require_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -68,13 +67,6 @@ def static_server() -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    with launched_browser() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

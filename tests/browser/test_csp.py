@@ -10,7 +10,6 @@ language menu, allauth's pages, and the Django admin (its annul action too). Any
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,11 +17,7 @@ from django.contrib.auth.models import User
 
 from games.models import Match
 from games.services import do_command, do_create_match
-from tests.browser.chromium import (
-    RECORD_VIOLATIONS,
-    browser_with_database,
-    require_chromium,
-)
+from tests.browser.conftest import Player, is_csp_complaint
 from tests.browser.test_replay_viewer import off_the_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
@@ -30,34 +25,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.services,
 
 PASSWORD = "pw-csp-player-123"
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    with browser_with_database() as launched:
-        yield launched
 
-
-class Visits:
+class Visits(Player):
     """One browser page; every CSP complaint seen on it, with the URL it came from."""
 
-    def __init__(self, context: Any, base: str) -> None:
-        self.base = base
-        self.page = context.new_page()
-        self.problems: list[str] = []
+    violations_wait_ms = 300
+
+    def __init__(self, browser: Any, base: str) -> None:
+        super().__init__(browser, base, "visitor")
         self.visited: list[str] = []
-        self.page.on("console", self._console)
-        self.page.on("pageerror", lambda exc: self.problems.append(f"pageerror: {exc}"))
 
-    def _console(self, message: Any) -> None:
+    def console_problem(self, message: Any) -> str | None:
         text = str(message.text)
-        if "Content Security Policy" in text or "Content-Security-Policy" in text:
-            self.problems.append(f"console on {self.page.url}: {text}")
-
-    def collect(self) -> None:
-        """The violations of the page now shown (the list starts again on navigation)."""
-        self.page.wait_for_timeout(300)  # reports are delivered asynchronously
-        for found in self.page.evaluate("() => window.__csp || []"):
-            self.problems.append(f"{self.page.url}: {found}")
+        return f"console on {self.page.url}: {text}" if is_csp_complaint(text) else None
 
     def go(self, path: str, ready: str | None = None) -> None:
         response = self.page.goto(self.base + path)
@@ -102,9 +82,7 @@ def test_no_page_violates_the_policy(live_stack: Any, browser: Any, settings: An
     settings.TEST_FIXED_DEALS = True
     settings.TEST_DEALS_SEED = "csp"
     base = live_stack.url
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script(RECORD_VIOLATIONS)
-    visits = Visits(context, base)
+    visits = Visits(browser, base)
     page = visits.page
     try:
         # The detector detects: an inline script is refused and reported.
@@ -113,8 +91,8 @@ def test_no_page_violates_the_policy(live_stack: Any, browser: Any, settings: An
             s.textContent = "window.__inlineRan = true;"; document.head.appendChild(s); }""")
         visits.collect()
         assert page.evaluate("() => window.__inlineRan === undefined")
-        assert any("script-src" in p for p in visits.problems), visits.problems
-        visits.problems.clear()
+        assert any("script-src" in p for p in visits.errors), visits.errors
+        visits.errors.clear()
 
         # Signed out: allauth's entrance pages and the public ones.
         for path in ("/accounts/login/", "/accounts/password/reset/", "/leaderboard/",
@@ -193,6 +171,6 @@ def test_no_page_violates_the_policy(live_stack: Any, browser: Any, settings: An
         assert page.locator("input[name=apply]").count() == 1  # templates/admin/annul_matches
         visits.collect()
 
-        assert visits.problems == [], "\n".join(visits.problems)
+        assert visits.errors == [], "\n".join(visits.errors)
     finally:
-        context.close()
+        visits.close()

@@ -24,19 +24,13 @@ import asyncio
 import contextlib
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 
-from tests.browser.chromium import (
-    RECORD_VIOLATIONS,
-    browser_with_database,
-    require_chromium,
-)
-from tests.conftest import ARTIFACTS
+from tests.browser.conftest import Player as BrowserPlayer
+from tests.browser.conftest import console_error
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
@@ -44,53 +38,24 @@ pytestmark = [pytest.mark.browser, pytest.mark.services,
 STEP_MS = 15_000
 GAME_DEADLINE_S = 120
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    ARTIFACTS.mkdir(exist_ok=True)
-    with browser_with_database() as launched:
-        yield launched
 
+class Player(BrowserPlayer):
+    """A logged-in browser context of its own and its page, at the dice table."""
 
-class Player:
-    """A logged-in browser context of its own and its page."""
+    shot_prefix = "e2e-dice-"
 
     def __init__(self, browser: Any, base: str, user: User,
                  viewport: tuple[int, int] = (1280, 900)) -> None:
-        self.base = base
+        super().__init__(browser, base, user.username, viewport=viewport, timeout_ms=STEP_MS,
+                         reduced_motion="no-preference")
         self.user = user
-        self.name = user.username
-        self.context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
-                                           reduced_motion="no-preference")
-        client = Client()
-        client.force_login(user)
-        self.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                                   "url": base}])
-        self.context.add_init_script(RECORD_VIOLATIONS)
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(STEP_MS)
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
-        self.page.on("console", lambda msg: self.errors.append(f"console: {msg.text}")
-                     if msg.type == "error" else None)
+        self.log_in(user)
 
-    def testid(self, name: str) -> Any:
-        return self.page.locator(f"[data-testid={name}]")
+    console_problem = staticmethod(console_error)
 
     def shot(self, name: str, full: bool = True) -> None:
         self.page.wait_for_timeout(700)  # the roll's tumble is over
-        self.page.screenshot(path=str(ARTIFACTS / f"e2e-dice-{name}.png"), full_page=full)
-
-    def api(self, method: str, path: str, body: Any = None) -> Any:
-        return self.page.evaluate(
-            """async ([method, path, body]) => {
-                const m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
-                const r = await fetch(path, {method, headers: {
-                    "X-CSRFToken": m ? decodeURIComponent(m[1]) : "",
-                    "Content-Type": "application/json"},
-                    body: body === null ? undefined : JSON.stringify(body)});
-                return [r.status, await r.json()];
-            }""", [method, path, body])
+        super().shot(name, full)
 
     def get(self, path: str) -> tuple[int, Any]:
         """A GET with this context's cookies, outside the page (its refusals are no page
@@ -131,11 +96,6 @@ class Player:
     def wait_over(self) -> None:
         self.page.wait_for_function("() => window.tablePage.state.match.status !== 'active'",
                                     timeout=GAME_DEADLINE_S * 1000)
-
-    def check_clean(self) -> None:
-        csp = self.page.evaluate("() => window.__csp || []")
-        assert not csp, (self.name, csp)
-        assert not self.errors, (self.name, self.errors)
 
 
 # ------------------------------------------------------------------ playing through the board

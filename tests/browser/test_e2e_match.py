@@ -32,20 +32,19 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser.chromium import browser_with_database, require_chromium
+from tests.browser.conftest import Player as BrowserPlayer
+from tests.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
 PASSWORD = "Fives-e2e-pass-9137"
 START_POINTS = 50
 PLAY_DEADLINE_S = 150  # the whole match, Start to result
@@ -74,52 +73,22 @@ def test_fixed_deals_are_refused_without_debug(tmp_path: Path) -> None:
     assert allowed.returncode == 0, allowed.stderr[-2000:]
 
 
-# ------------------------------------------------------------------ fixtures
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    ARTIFACTS.mkdir(exist_ok=True)
-    with browser_with_database() as launched:
-        yield launched
-
-
 # ------------------------------------------------------------------ one player in a browser
 
-class Player:
+class Player(BrowserPlayer):
     """A browser context of its own (cookies, websocket) and its page."""
 
+    shot_prefix = "e2e-"
+
     def __init__(self, browser: Any, base: str, name: str) -> None:
-        self.base = base
-        self.name = name
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(STEP_TIMEOUT_MS)
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        super().__init__(browser, base, name, timeout_ms=STEP_TIMEOUT_MS)
 
     # ---- pages
 
-    def sign_up(self) -> None:
-        page = self.page
-        page.goto(self.base + "/accounts/signup/")
-        form = page.locator("form[action='/accounts/signup/']")
-        form.locator("input[name=email]").fill(f"{self.name}@example.com")
-        form.locator("input[name=username]").fill(self.name)
-        form.locator("input[name=password1]").fill(PASSWORD)
-        form.locator("input[name=password2]").fill(PASSWORD)
-        with page.expect_navigation():
-            form.locator("button[type=submit]").click()
-        # Verification is off: signed up, logged in, and in the lobby.
-        page.wait_for_selector("#lobby")
+    def sign_up(self, password: str = PASSWORD) -> None:
+        super().sign_up(password)
         assert self.testid("current-user").inner_text().strip() == self.name
         assert "sessionid" in {c["name"] for c in self.context.cookies()}
-
-    def testid(self, name: str) -> Any:
-        return self.page.locator(f"[data-testid={name}]")
-
-    def shot(self, name: str, full: bool = True) -> None:
-        self.page.screenshot(path=str(ARTIFACTS / f"e2e-{name}.png"), full_page=full)
 
     # ---- the match page's state (read only)
 
@@ -478,20 +447,6 @@ def _play(journey: Journey) -> None:
 
 # ------------------------------------------------------------------ a scripted settlement
 
-def _api(pl: Player, method: str, path: str, body: Any = None) -> Any:
-    return pl.page.evaluate(
-        """async ([method, path, body]) => {
-            const m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
-            const headers = {"X-CSRFToken": m ? decodeURIComponent(m[1]) : "",
-                             "Content-Type": "application/json"};
-            const r = await fetch(path, {method, headers,
-                                         body: body === null ? undefined : JSON.stringify(body)});
-            return await r.json();
-        }""",
-        [method, path, body],
-    )
-
-
 def _tile(tile: str, target: str | None = None, port: str | None = None,
           own: str | None = None) -> dict[str, Any]:
     return {"tile": tile, "target": target, "port": port, "own_port": own}
@@ -540,9 +495,9 @@ def test_settlement_shows_the_final_placement(live_stack: Any, browser: Any) -> 
         bob.sign_up()
         for pl in (alice, bob):
             pl.page.goto(live_stack.url + "/rules/")  # away from the lobby's auto-open
-        made = _api(alice, "POST", "/api/seeks", {"opponent": "bob", "rated": False})
+        _status, made = alice.api("POST", "/api/seeks", {"opponent": "bob", "rated": False})
         assert made.get("ok"), made
-        accepted = _api(bob, "POST", f"/api/seeks/{made['seek']}/accept")
+        _status, accepted = bob.api("POST", f"/api/seeks/{made['seek']}/accept")
         assert accepted.get("ok"), accepted
         sockets: list[Any] = []
         playing = _scripted(

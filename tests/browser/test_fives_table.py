@@ -24,24 +24,16 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser.chromium import (
-    RECORD_VIOLATIONS,
-    browser_with_database,
-    require_chromium,
-)
+from tests.browser.conftest import Player, is_csp_complaint
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
 PASSWORD = "Fives-table-pass-4417"
 STEP_MS = 20_000
 
@@ -55,67 +47,31 @@ MY_TURN = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    ARTIFACTS.mkdir(exist_ok=True)
-    with browser_with_database() as launched:
-        yield launched
-
-
 # ------------------------------------------------------------------ a person in a browser
 
-class Person:
+class Person(Player):
     """A browser context of its own (cookies, websocket), its page, and what went wrong."""
+
+    shot_prefix = "e2e-"
 
     def __init__(self, browser: Any, base: str, name: str,
                  viewport: tuple[int, int] = (1280, 900), storage: Any = None) -> None:
-        self.base = base
-        self.name = name
-        options: dict[str, Any] = {"viewport": {"width": viewport[0], "height": viewport[1]}}
-        if storage is not None:
-            options["storage_state"] = storage
-        self.context = browser.new_context(**options)
-        self.context.add_init_script(RECORD_VIOLATIONS)
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(STEP_MS)
-        self.problems: list[str] = []
-        self.page.on("pageerror", lambda exc: self.problems.append(f"pageerror: {exc}"))
-        self.page.on("console", self._console)
+        options: dict[str, Any] = {} if storage is None else {"storage_state": storage}
+        super().__init__(browser, base, name, viewport=viewport, timeout_ms=STEP_MS, **options)
         self.moves = 0
 
-    def _console(self, message: Any) -> None:
+    def console_problem(self, message: Any) -> str | None:
         text = str(message.text)
-        if "Content Security Policy" in text or "Content-Security-Policy" in text:
-            self.problems.append(f"console on {self.page.url}: {text}")
-        elif message.type == "error" and "WebSocket" not in text:
-            self.problems.append(f"console error on {self.page.url}: {text}")
+        if is_csp_complaint(text):
+            return f"console on {self.page.url}: {text}"
+        if message.type == "error" and "WebSocket" not in text:
+            return f"console error on {self.page.url}: {text}"
+        return None
 
-    def collect(self) -> None:
-        """The CSP violations of the page now shown (reported asynchronously)."""
-        self.page.wait_for_timeout(200)
-        for found in self.page.evaluate("() => window.__csp || []"):
-            self.problems.append(f"{self.page.url}: {found}")
-
-    def sign_up(self) -> None:
-        page = self.page
-        page.goto(self.base + "/accounts/signup/")
-        form = page.locator("form[action='/accounts/signup/']")
-        form.locator("input[name=email]").fill(f"{self.name}@example.com")
-        form.locator("input[name=username]").fill(self.name)
-        form.locator("input[name=password1]").fill(PASSWORD)
-        form.locator("input[name=password2]").fill(PASSWORD)
-        with page.expect_navigation():
-            form.locator("button[type=submit]").click()
-        page.wait_for_selector("#lobby")
-        page.wait_for_selector("#my-matches li")  # lobby.js has polled once
+    def sign_up(self, password: str = PASSWORD) -> None:
+        super().sign_up(password)
+        self.page.wait_for_selector("#my-matches li")  # lobby.js has polled once
         self.collect()
-
-    def testid(self, name: str) -> Any:
-        return self.page.locator(f"[data-testid={name}]")
-
-    def shot(self, name: str, full: bool = True) -> None:
-        self.page.screenshot(path=str(ARTIFACTS / f"e2e-{name}.png"), full_page=full)
 
     @property
     def state(self) -> Any:
@@ -131,9 +87,6 @@ class Person:
             "() => window.tablePage && window.tablePage.state && window.tablePage.boardReady")
         self.page.wait_for_selector("[data-testid=board] [data-tile], "
                                     "[data-testid=hand] [data-tile]")
-
-    def close(self) -> None:
-        self.context.close()
 
 
 # ------------------------------------------------------------------ the computer player
@@ -328,7 +281,7 @@ def no_problems(*people: Person) -> None:
     for person in people:
         if not person.page.is_closed():
             person.collect()
-        problems += [f"{person.name}: {p}" for p in person.problems]
+        problems += [f"{person.name}: {p}" for p in person.errors]
     assert problems == [], "\n".join(problems)
 
 

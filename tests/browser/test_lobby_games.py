@@ -22,12 +22,11 @@ from urllib.parse import urlsplit
 import pytest
 
 from games import registry
-from tests.browser.test_fives_table import ARTIFACTS, STEP_MS, Person, browser, no_problems
+from tests.browser.test_fives_table import STEP_MS, Person, no_problems
+from tests.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
-
-__all__ = ["browser"]  # the module fixture, shared
 
 
 def page_data(html: str, element_id: str) -> Any:

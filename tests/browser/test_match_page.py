@@ -27,13 +27,12 @@ from typing import Any
 
 import pytest
 
-from tests.browser.chromium import launched_browser, require_chromium
+from tests.browser.conftest import Player as BrowserPlayer
 from tests.conftest import need
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
 PASSWORDS = {"alice": "pw-alice-123", "bob": "pw-bob-123", "carol": "pw-carol-123"}
 SEED = "1"
 
@@ -109,14 +108,6 @@ def platform_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    ARTIFACTS.mkdir(exist_ok=True)
-    with launched_browser() as launched:
-        yield launched
-
-
 def _serve_static(route: Any) -> None:
     path = route.request.url.split("/static/", 1)[1].split("?", 1)[0]
     file = (ROOT / "static" / path).resolve()
@@ -128,48 +119,41 @@ def _serve_static(route: Any) -> None:
     route.fulfill(status=200, body=file.read_bytes(), headers={"content-type": ctype})
 
 
-class Player:
-    """One logged-in browser context and its page."""
+PHONE = {"device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+class Player(BrowserPlayer):
+    """One logged-in browser context and its page; static files from static/."""
+
+    shot_prefix = "match-page-"
 
     def __init__(self, browser: Any, base: str, user: str | None, *, phone: bool = False):
-        kwargs: dict[str, Any] = {"viewport": {"width": 1280, "height": 860}}
-        if phone:
-            kwargs = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-                      "is_mobile": True, "has_touch": True}
-        self.base = base
+        options: dict[str, Any] = ({"viewport": (390, 844), **PHONE} if phone
+                                   else {"viewport": (1280, 860)})
+        super().__init__(browser, base, user or "", **options)
         self.user = user
-        self.context = browser.new_context(**kwargs)
         self.context.route("**/static/**", _serve_static)
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         if user:
-            self.page.goto(base + "/accounts/login/")
-            self.page.fill("input[name=login]", user)
-            self.page.fill("input[name=password]", PASSWORDS[user])
-            with self.page.expect_navigation():
-                self.page.click("form[action='/accounts/login/'] button[type=submit]")
-            cookies = {c["name"] for c in self.context.cookies()}
-            assert "sessionid" in cookies, f"{user} could not log in"
-            # Leave the lobby: it opens new matches by itself, which would interrupt the
-            # test's own requests and navigation.
-            self.page.goto(base + "/rules/")
+            self.log_in_with_the_form(user)
+
+    def log_in_with_the_form(self, user: str) -> None:
+        self.go("/accounts/login/")
+        self.page.fill("input[name=login]", user)
+        self.page.fill("input[name=password]", PASSWORDS[user])
+        with self.page.expect_navigation():
+            self.page.click("form[action='/accounts/login/'] button[type=submit]")
+        cookies = {c["name"] for c in self.context.cookies()}
+        assert "sessionid" in cookies, f"{user} could not log in"
+        # Leave the lobby: it opens new matches by itself, which would interrupt the
+        # test's own requests and navigation.
+        self.go("/rules/")
 
     def api(self, method: str, path: str, body: Any = None) -> Any:
-        return self.page.evaluate(
-            """async ([method, path, body]) => {
-                const m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
-                const headers = {"X-CSRFToken": m ? decodeURIComponent(m[1]) : "",
-                                 "Content-Type": "application/json"};
-                const data = body === null ? undefined : JSON.stringify(body);
-                const r = await fetch(path, {method, headers, body: data});
-                return await r.json();
-            }""",
-            [method, path, body],
-        )
+        """The answer of a call of the public API from this page (its status left out)."""
+        return super().api(method, path, body)[1]
 
     def open(self, url: str) -> None:
-        self.page.goto(self.base + url)
+        self.go(url)
         self.page.wait_for_function("() => window.matchPage && window.matchPage.state")
 
     @property
@@ -188,15 +172,9 @@ class Player:
         self.page.wait_for_function(f"() => window.matchPage.version > {above}",
                                     timeout=timeout * 1000)
 
-    def testid(self, name: str) -> Any:
-        return self.page.locator(f"[data-testid={name}]")
-
-    def shot(self, name: str, full: bool = True) -> None:
-        self.page.screenshot(path=str(ARTIFACTS / f"match-page-{name}.png"), full_page=full)
-
     def close(self) -> None:
         assert not self.errors, self.errors
-        self.context.close()
+        super().close()
 
 
 def _new_match(alice: Player, bob: Player) -> str:

@@ -17,37 +17,23 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 
 from accounts.models import Profile
 from games.models import Match
 from games.services import do_command, do_create_match
 from games.store import export_record, load_engine, plugin_of
-from tests.browser.chromium import (
-    RECORD_VIOLATIONS,
-    browser_with_database,
-    require_chromium,
-)
+from tests.browser.conftest import Player, console_error
 from tests.browser.test_replay_viewer import off_the_loop
-from tests.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
 
 JSON = dict[str, Any]
 STEP_MS = 15_000
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    ARTIFACTS.mkdir(exist_ok=True)
-    with browser_with_database() as launched:
-        yield launched
 
 
 # ------------------------------------------------------------------ the games
@@ -128,28 +114,21 @@ def dice_text(frame: JSON, names: list[str]) -> str:
 
 # ------------------------------------------------------------------ the browser side
 
-class Viewer:
+class Viewer(Player):
     """A logged-in browser context on one page; its errors and CSP complaints."""
+
+    shot_prefix = "e2e-replay-"
 
     def __init__(self, browser: Any, base: str, user: User,
                  viewport: tuple[int, int] = (1280, 900)) -> None:
-        self.base = base
-        self.context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
-                                           reduced_motion="reduce")
-        client = Client()
-        client.force_login(user)
-        self.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                                   "url": base}])
-        self.context.add_init_script(RECORD_VIOLATIONS)
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(STEP_MS)
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
-        self.page.on("console", lambda msg: self.errors.append(f"console: {msg.text}")
-                     if msg.type == "error" else None)
+        super().__init__(browser, base, user.username, viewport=viewport, timeout_ms=STEP_MS,
+                         reduced_motion="reduce")
+        self.log_in(user)
+
+    console_problem = staticmethod(console_error)
 
     def open(self, path: str) -> None:
-        self.page.goto(self.base + path)
+        self.go(path)
 
     def wait_ready(self) -> None:
         self.page.wait_for_selector("#replay[data-ready='1']")
@@ -173,17 +152,6 @@ class Viewer:
 
     def scores(self, seats: int) -> list[str]:
         return [self.text(f"replay-score-{seat}") for seat in range(seats)]
-
-    def shot(self, name: str, full_page: bool = True) -> None:
-        self.page.screenshot(path=str(ARTIFACTS / f"e2e-replay-{name}.png"), full_page=full_page)
-
-    def check_clean(self) -> None:
-        csp = self.page.evaluate("() => window.__csp || []")
-        assert csp == [], csp
-        assert self.errors == [], self.errors
-
-    def close(self) -> None:
-        self.context.close()
 
 
 def check_fives_frame(v: Viewer, data: JSON, index: int, names: list[str]) -> None:
@@ -325,7 +293,7 @@ def test_a_fives_replay_steps_through_the_game(live_stack: Any, browser: Any) ->
         box = v.page.locator(".rt-controls").bounding_box()
         assert box is not None and abs(box["y"] + box["height"] - 740) < 2, box
         v.page.evaluate("() => window.scrollTo(0, 0)")
-        v.shot("phone", full_page=False)
+        v.shot("phone", full=False)
         v.check_clean()
     finally:
         v.close()

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,22 +25,13 @@ from games.spectacular_bid.frames import frames
 from games.spectacular_bid.record import parse
 from games.store import export_record, load_engine
 from ratings.models import Rating, RatingChange
-from tests.browser.chromium import browser_with_database, require_chromium
+from tests.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
 PASSWORD = "pw-replay-123"
 JSON = dict[str, Any]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    with browser_with_database() as launched:
-        yield launched
 
 
 # ------------------------------------------------------------------ the match
@@ -272,7 +261,8 @@ def test_uploaded_record_and_profile_chart(live_stack, browser, settings) -> Non
     for seq, (before, after) in enumerate(pairwise(ratings), start=1):
         RatingChange.objects.create(match=match, user=alice, game="spectacular-bid", seq=seq,
                                     before=before, after=after, games_after=seq, won=after > before)
-    Rating.objects.create(user=alice, rating=ratings[-1], games=len(ratings) - 1, wins=7)
+    Rating.objects.create(user=alice, game=match.game, rating=ratings[-1],
+                          games=len(ratings) - 1, wins=7)
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()

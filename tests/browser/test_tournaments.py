@@ -17,77 +17,31 @@ and CSP violations fail the test.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 from django.utils import timezone
 
-from tests.browser.chromium import (
-    RECORD_VIOLATIONS,
-    browser_with_database,
-    require_chromium,
-)
+from tests.browser.conftest import Player as BrowserPlayer
 from tests.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
 
 STEP_MS = 20_000
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    ARTIFACTS.mkdir(exist_ok=True)
-    with browser_with_database() as launched:
-        yield launched
 
 
-class Player:
-    """A logged-in browser context of its own and its page."""
+class Player(BrowserPlayer):
+    """A logged-in browser context of its own and its page; the pages' confirm() accepted."""
+
+    shot_prefix = "tournament-"
 
     def __init__(self, browser: Any, base: str, user: User) -> None:
-        self.base = base
-        self.name = user.username
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
-        client = Client()
-        client.force_login(user)
-        self.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                                   "url": base}])
-        self.context.add_init_script(RECORD_VIOLATIONS)
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(STEP_MS)
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
-        self.page.on("dialog", lambda dialog: dialog.accept())  # the pages' confirm()
-
-    def testid(self, name: str) -> Any:
-        return self.page.locator(f"[data-testid={name}]")
-
-    def go(self, path: str) -> None:
-        self.page.goto(self.base + path)
-
-    def shot(self, name: str) -> None:
-        self.page.screenshot(path=str(ARTIFACTS / f"tournament-{name}.png"), full_page=True)
-
-    def api(self, method: str, path: str, body: Any = None) -> Any:
-        """A call of the public API from this page, with its session and CSRF token."""
-        return self.page.evaluate(
-            """async ([method, path, body]) => {
-                const m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
-                const r = await fetch(path, {method, headers: {
-                    "X-CSRFToken": m ? decodeURIComponent(m[1]) : "",
-                    "Content-Type": "application/json"},
-                    body: body === null ? undefined : JSON.stringify(body)});
-                return [r.status, await r.json()];
-            }""", [method, path, body])
-
-    def check_clean(self) -> None:
-        csp = self.page.evaluate("() => window.__csp || []")
-        assert not csp, (self.name, csp)
-        assert not self.errors, (self.name, self.errors)
+        super().__init__(browser, base, user.username, timeout_ms=STEP_MS)
+        self.log_in(user)
+        self.page.on("dialog", lambda dialog: dialog.accept())
 
 
 def play_out(players: list[Player], match_id: str, deadline_s: float = 60) -> None:
