@@ -48,9 +48,15 @@ def play_out(match: Match, seat_users: list[User], seed: int = 1, limit: int = 5
     raise AssertionError("the match did not end")
 
 
-@pytest.mark.parametrize("game,seats", [("fives", 2), ("fives", 4), ("dice", 1), ("dice", 2),
-                                        ("dice", 3)])
-def test_a_casual_match_of_every_game_plays_out_and_replays(game, seats) -> None:
+# Every registered game at each seat count it allows up to four (five and six dice players
+# are the conformance suite's: tests/conformance/test_every_game.py).
+EVERY_GAME_AND_SEATS = [pytest.param(plugin.key, seats, id=f"{plugin.key}-{seats}")
+                        for plugin in registry.all_games()
+                        for seats in plugin.seat_counts if seats <= 4]
+
+
+@pytest.mark.parametrize("game,seats", EVERY_GAME_AND_SEATS)
+def test_a_casual_match_of_every_game_plays_out_and_replays(game: str, seats: int) -> None:
     people = users(*[f"p{i}" for i in range(seats)])
     match = do_create_match(*people, game=game, rated=False)
     assert match.seat_count == seats and match.seat_users == [u.pk for u in people]
@@ -120,10 +126,12 @@ def test_bad_tables_are_refused_with_a_message(body) -> None:
     assert not Match.objects.exists()
 
 
-def test_replay_command_takes_every_format(tmp_path) -> None:
+def test_replay_command_takes_every_format(tmp_path: Path) -> None:
     people = users("x", "y")
-    for game in ("fives", "dice"):
-        done = play_out(do_create_match(*people, game=game, rated=False), people)
+    for plugin in registry.all_games():
+        game = plugin.key
+        players = people[:min(seats for seats in plugin.seat_counts if seats >= 2)]
+        done = play_out(do_create_match(*players, game=game, rated=False), players)
         path = tmp_path / f"{game}.json"
         path.write_text(json.dumps(export_record(done)))
         run = subprocess.run([sys.executable, "manage.py", "replay", str(path), "--json"],
