@@ -13,7 +13,7 @@ from typing import Any
 
 from games.engine.plugin import ActionError, LogEntry, RecordError, RulesError
 from games.engine.protocol import JSON, Illegal, Step
-from games.engine.records import load_json, record_time, us_to_seconds
+from games.engine.records import load_json, record_object, record_time, us_to_seconds
 
 from . import actions as A
 from .rules import MAX_SEATS, Rules, parse_rules
@@ -55,10 +55,7 @@ def loads(text: str | bytes) -> Record:
 
 
 def parse(data: Any) -> Record:
-    if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"unknown format {data.get('format')!r} (expected {FORMAT!r})")
+    data = record_object(data, FORMAT)
     players = data.get("players")
     if (
         not isinstance(players, list)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from .forced import ForcedActions
@@ -42,6 +43,15 @@ def load_json(text: str | bytes) -> Any:
         raise RecordError(f"not JSON: {exc}") from None
 
 
+def record_object(data: Any, record_format: str) -> dict[str, Any]:
+    """A record's document, checked to be an object of ``record_format``."""
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    if data.get("format") != record_format:
+        raise RecordError(f"unknown format {data.get('format')!r} (expected {record_format!r})")
+    return data
+
+
 def record_time(value: Any, where: str, last_us: int,
                 error: type[Exception] = RecordError) -> int:
     """A record's time ``value`` (seconds; None: the previous time, ``last_us``) in
@@ -57,6 +67,16 @@ def record_time(value: Any, where: str, last_us: int,
     if t_us < last_us:
         raise error(f"{where} goes back in time")
     return t_us
+
+
+@dataclass(slots=True)
+class RecordAction:
+    """One action of a record, read: its seat, the game's action code, when (the
+    previous action's time where the record gives none)."""
+
+    seat: int
+    code: int
+    t_us: int
 
 
 class ReplayResult:

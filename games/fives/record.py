@@ -10,22 +10,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.dominoes.tiles import TileError, tile_from_name, tile_name
+from games.dominoes.record import parse_tiles as parse_tiles
+from games.dominoes.tiles import tile_name
 from games.engine.plugin import ActionError, RecordError, RulesError
-from games.engine.records import load_json, record_time, us_to_seconds
+from games.engine.records import RecordAction as RecordAction
+from games.engine.records import load_json, record_object, record_time, us_to_seconds
 
 from .actions import action_fields, action_from_dict
 from .rules import SEAT_COUNTS, Rules, parse_rules
 from .state import Deal, DealError, check_lots
 
+# RecordAction (the engine's) and parse_tiles (the dominoes') are imported "as" themselves:
+# the plugin reads them here.
 FORMAT = "fives/1"
-
-
-@dataclass(slots=True)
-class RecordAction:
-    seat: int
-    code: int
-    t_us: int
 
 
 @dataclass(slots=True)
@@ -73,10 +70,7 @@ def _seat_count(data: dict[str, Any]) -> int:
 
 
 def parse(data: Any) -> Record:
-    if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"unknown format {data.get('format')!r} (expected {FORMAT!r})")
+    data = record_object(data, FORMAT)
     seats = _seat_count(data)
     players = data.get("players") or [f"seat {i}" for i in range(seats)]
     try:
@@ -98,15 +92,6 @@ def parse(data: Any) -> Record:
         hand, last_us = _parse_hand(h, hand_data, last_us, seats)
         hands.append(hand)
     return Record(players=list(players), rules=rules, lots=lots, hands=hands)
-
-
-def parse_tiles(value: Any, where: str) -> list[int]:
-    if not isinstance(value, list):
-        raise RecordError(f"{where} must be a list of tiles")
-    try:
-        return [tile_from_name(name) for name in value]
-    except TileError as exc:
-        raise RecordError(f"{where}: {exc}") from None
 
 
 def parse_deal(data: Any, seats: int, where: str = "deal") -> Deal:

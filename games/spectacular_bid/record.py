@@ -10,24 +10,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.dominoes.tiles import TileError, tile_from_name, tile_name
+from games.dominoes.record import parse_tiles
+from games.dominoes.tiles import tile_name
 from games.engine.plugin import RecordError as RecordError
 from games.engine.plugin import RulesError
-from games.engine.records import load_json, record_time, us_to_seconds
+from games.engine.records import RecordAction as RecordAction
+from games.engine.records import load_json, record_object, record_time, us_to_seconds
 
 from .actions import ActionFormatError, action_fields, action_from_dict
 from .rules import Rules
 from .state import Deal, DealError
 
-# RecordError is the engine's (imported "as" itself: tests and the plugin read it here).
+# RecordError and RecordAction are the engine's (imported "as" themselves: tests and the
+# plugin read them here).
 FORMAT = "spectacular-bid/1"
-
-
-@dataclass(slots=True)
-class RecordAction:
-    seat: int
-    code: int
-    t_us: int
 
 
 @dataclass(slots=True)
@@ -48,10 +44,7 @@ def loads(text: str | bytes) -> Record:
 
 
 def parse(data: Any) -> Record:
-    if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"unknown format {data.get('format')!r} (expected {FORMAT!r})")
+    data = record_object(data, FORMAT)
     players = data.get("players", ["seat 0", "seat 1"])
     if (
         not isinstance(players, list)
@@ -74,15 +67,6 @@ def parse(data: Any) -> Record:
     return Record(players=list(players), rules=rules, hands=hands)
 
 
-def _parse_tiles(value: Any, where: str) -> list[int]:
-    if not isinstance(value, list):
-        raise RecordError(f"{where} must be a list of tiles")
-    try:
-        return [tile_from_name(name) for name in value]
-    except TileError as exc:
-        raise RecordError(f"{where}: {exc}") from None
-
-
 def _parse_hand(h: int, data: Any, last_us: int) -> tuple[RecordHand, int]:
     if not isinstance(data, dict):
         raise RecordError(f"hand {h} must be an object")
@@ -93,10 +77,10 @@ def _parse_hand(h: int, data: Any, last_us: int) -> tuple[RecordHand, int]:
     if not isinstance(hands_data, list) or len(hands_data) != 2:
         raise RecordError(f"hand {h}: deal.hands must hold two hands")
     hands = (
-        _parse_tiles(hands_data[0], f"hand {h} deal.hands[0]"),
-        _parse_tiles(hands_data[1], f"hand {h} deal.hands[1]"),
+        parse_tiles(hands_data[0], f"hand {h} deal.hands[0]"),
+        parse_tiles(hands_data[1], f"hand {h} deal.hands[1]"),
     )
-    boneyard = _parse_tiles(deal_data.get("boneyard"), f"hand {h} deal.boneyard")
+    boneyard = parse_tiles(deal_data.get("boneyard"), f"hand {h} deal.boneyard")
     try:
         deal = Deal.checked(hands, boneyard)
     except DealError as exc:
