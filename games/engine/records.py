@@ -79,6 +79,35 @@ class RecordAction:
     t_us: int
 
 
+def read_actions(data: Any, where: str, last_us: int,
+                 read: Callable[[Any], tuple[int, int]], error: type[Exception],
+                 ) -> tuple[list[RecordAction], int]:
+    """A record's list of coded actions (``where``: "hand 2", for the messages) and the
+    time of the last. ``read`` is the game's reader of one action -> (seat, code), which
+    raises the game's ``error``; an action with no time has the previous one's."""
+    if not isinstance(data, list):
+        raise RecordError(f"{where}: actions must be a list")
+    actions: list[RecordAction] = []
+    for i, action_data in enumerate(data):
+        try:
+            seat, code = read(action_data)
+        except error as exc:
+            raise RecordError(f"{where} action {i}: {exc}") from None
+        last_us = record_time(action_data.get("t"), f"{where} action {i}: t", last_us)
+        actions.append(RecordAction(seat, code, last_us))
+    return actions, last_us
+
+
+def action_record(seat: int, code: int, t_us: int | None,
+                  fields: Callable[[int], JSON]) -> JSON:
+    """A record's entry for an applied action: its seat, the game's ``fields`` of the
+    code, and its time in seconds when known."""
+    entry: JSON = {"seat": seat, **fields(code)}
+    if t_us is not None:
+        entry["t"] = us_to_seconds(t_us)
+    return entry
+
+
 class ReplayResult:
     """What every game's ``Replay`` (a dataclass with ``actions`` and ``error``) says
     about how the replay went; the final state has a game's own name there."""

@@ -12,9 +12,10 @@ from typing import Any
 
 from games.dominoes.record import parse_tiles as parse_tiles
 from games.dominoes.tiles import tile_name
+from games.engine import records
 from games.engine.plugin import ActionError, RecordError, RulesError
 from games.engine.records import RecordAction as RecordAction
-from games.engine.records import load_json, record_object, record_time, us_to_seconds
+from games.engine.records import load_json, read_actions, record_object, record_time, us_to_seconds
 
 from .actions import action_fields, action_from_dict
 from .rules import SEAT_COUNTS, Rules, parse_rules
@@ -116,17 +117,8 @@ def _parse_hand(h: int, data: Any, last_us: int, seats: int) -> tuple[RecordHand
     deal = parse_deal(data["deal"], seats, f"hand {h} deal")
     last_us = record_time(data.get("start_t"), f"hand {h} start_t", last_us)
     start_us = last_us
-    actions_data = data.get("actions", [])
-    if not isinstance(actions_data, list):
-        raise RecordError(f"hand {h}: actions must be a list")
-    actions: list[RecordAction] = []
-    for i, action_data in enumerate(actions_data):
-        try:
-            seat, code = action_from_dict(action_data, seats)
-        except ActionError as exc:
-            raise RecordError(f"hand {h} action {i}: {exc}") from None
-        last_us = record_time(action_data.get("t"), f"hand {h} action {i}: t", last_us)
-        actions.append(RecordAction(seat, code, last_us))
+    actions, last_us = read_actions(data.get("actions", []), f"hand {h}", last_us,
+                                    lambda action: action_from_dict(action, seats), ActionError)
     return RecordHand(deal, start_us, actions), last_us
 
 
@@ -138,10 +130,7 @@ def deal_to_dict(deal: Deal) -> dict[str, Any]:
 
 
 def action_record(seat: int, code: int, t_us: int | None) -> dict[str, Any]:
-    entry: dict[str, Any] = {"seat": seat, **action_fields(code)}
-    if t_us is not None:
-        entry["t"] = us_to_seconds(t_us)
-    return entry
+    return records.action_record(seat, code, t_us, action_fields)
 
 
 def export(players: Sequence[str], rules: Rules, lots: Sequence[int] | None,

@@ -12,10 +12,11 @@ from typing import Any
 
 from games.dominoes.record import parse_tiles
 from games.dominoes.tiles import tile_name
+from games.engine import records
 from games.engine.plugin import RecordError as RecordError
 from games.engine.plugin import RulesError
 from games.engine.records import RecordAction as RecordAction
-from games.engine.records import load_json, record_object, record_time, us_to_seconds
+from games.engine.records import load_json, read_actions, record_object
 
 from .actions import ActionFormatError, action_fields, action_from_dict
 from .rules import Rules
@@ -85,17 +86,8 @@ def _parse_hand(h: int, data: Any, last_us: int) -> tuple[RecordHand, int]:
         deal = Deal.checked(hands, boneyard)
     except DealError as exc:
         raise RecordError(f"hand {h}: {exc}") from None
-    actions_data = data.get("actions", [])
-    if not isinstance(actions_data, list):
-        raise RecordError(f"hand {h}: actions must be a list")
-    actions: list[RecordAction] = []
-    for i, action_data in enumerate(actions_data):
-        try:
-            seat, code = action_from_dict(action_data)
-        except ActionFormatError as exc:
-            raise RecordError(f"hand {h} action {i}: {exc}") from None
-        last_us = record_time(action_data.get("t"), f"hand {h} action {i}: t", last_us)
-        actions.append(RecordAction(seat, code, last_us))
+    actions, last_us = read_actions(data.get("actions", []), f"hand {h}", last_us,
+                                    action_from_dict, ActionFormatError)
     return RecordHand(deal, actions), last_us
 
 
@@ -113,10 +105,7 @@ def deal_from_dict(data: Any) -> Deal:
 
 
 def action_record(seat: int, code: int, t_us: int | None) -> dict[str, Any]:
-    entry: dict[str, Any] = {"seat": seat, **action_fields(code)}
-    if t_us is not None:
-        entry["t"] = us_to_seconds(t_us)
-    return entry
+    return records.action_record(seat, code, t_us, action_fields)
 
 
 def export(players: Sequence[str], rules: Rules, hands: Sequence[RecordHand]) -> dict[str, Any]:
