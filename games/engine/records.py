@@ -1,8 +1,10 @@
 """What every game's record and replay share (match-record.md, fives.md, dice.md).
 
 The exit statuses of ``manage.py replay``, record times in seconds, reading a record's
-JSON, the part of a replay that says whether every action applied, and the shape of
-``replay_document``. Each game keeps its own record fields, report keys and wording.
+JSON and checking its format, a record's coded actions (read and written), the part of a
+replay that says whether every action applied, a domino replay's step entries, and the
+shape of ``replay_document``. Each game keeps its own record fields, report keys and
+wording: the shared functions take them as arguments.
 """
 
 from __future__ import annotations
