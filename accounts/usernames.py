@@ -127,7 +127,7 @@ COMPUTER_LEVELS = ("computer-easy", "computer-medium", "computer-hard", "compute
 RESERVED_NAMES = (
     "computer", *COMPUTER_LEVELS,
     "admin", "administrator", "staff", "system", "moderator", "root", "support",
-    "Spectacular Bid",  # the platform's name (templates/base.html)
+    "Boneyard", "Spectacular Bid",  # the platform's name (settings.PLATFORM_NAME), a game's name
     "компьютер", "администратор", "админ", "система",  # ru
     "computador", "administrador", "sistema",  # pt
     "ordinateur", "administrateur", "système",  # fr

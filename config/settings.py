@@ -136,11 +136,15 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "games.context_processors.platform",
             ],
         },
     },
 ]
 WSGI_APPLICATION = "config.wsgi.application"
+# The platform's own name, in every page's header and title (a brand: not translated;
+# each game's name is its plugin's).
+PLATFORM_NAME = "Boneyard"
 ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {

@@ -221,6 +221,7 @@ def me(request: HttpRequest) -> JsonResponse:
 
 SEEK_FIELDS = frozenset({"rated", "opponent", "rules", "game", "seats", "computer_seats"})
 COMPUTER_FIELDS = frozenset({"game", "seats", "rules"})
+ONE_DEVICE_FIELDS = frozenset({"game"})  # a game that declares has_one_device; none: the first
 TOKEN_FIELDS = frozenset({"name"})
 
 
@@ -310,8 +311,14 @@ def play_computer(request: HttpRequest) -> JsonResponse:
 @api_view(["POST"])
 def one_device(request: HttpRequest) -> JsonResponse:
     user = request.api_user  # type: ignore[attr-defined]
-    return _lobby_call(lambda: JsonResponse(
-        {"ok": True, "match": _match_summary(lobby.do_one_device(user))}, status=201))
+
+    def start() -> JsonResponse:
+        data = _body(request, ONE_DEVICE_FIELDS) if request.body else {}
+        game = _optional(data, "game", str, _("'game' must be the key of a game."))
+        match = lobby.do_one_device(user, game)
+        return JsonResponse({"ok": True, "match": _match_summary(match)}, status=201)
+
+    return _lobby_call(start)
 
 
 def _get_match(match_id: Any) -> Match | None:

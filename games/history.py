@@ -77,7 +77,7 @@ def seat_rows(matches: list[Match]) -> dict[Any, list[MatchSeat]]:
     return rows
 
 
-def player_stats(user: Any, game: str = "spectacular-bid") -> dict[str, Any]:
+def player_stats(user: Any, game: str | None = None) -> dict[str, Any]:
     """Matches, wins by points and on time, losses, average points won, current streak,
     for one game; one-device games are counted apart (``practice``) and nowhere else.
     (The player's rating is the ratings app's: ``ratings/views.py``.)
@@ -87,6 +87,7 @@ def player_stats(user: Any, game: str = "spectacular-bid") -> dict[str, Any]:
     """
     from games import registry
 
+    game = registry.default_game().key if game is None else game
     finished = MatchSeat.objects.filter(user=user, match__status=Match.Status.FINISHED,
                                         match__game=game)
     practice = finished.filter(match__one_device=True).values("match").distinct().count()
@@ -103,7 +104,7 @@ def player_stats(user: Any, game: str = "spectacular-bid") -> dict[str, Any]:
         plugin = registry.game(game)
     except registry.UnknownGame:
         baseline = 0
-    else:  # what each match started from (Spectacular Bid's starting points), per variant
+    else:  # what each match started from (a table's starting points), per variant
         baseline = sum(plugin.score_baseline(row["match__rules"] or {}) * row["n"]
                        for row in played.values("match__rules").annotate(n=Count("id")))
     streak, streak_kind = _streak(played)

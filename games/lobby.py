@@ -175,15 +175,31 @@ def do_play_computer(me: AbstractBaseUser, game: Any = None, seats: Any = 2,
                            game=plugin.key)
 
 
-def do_one_device(me: AbstractBaseUser) -> Match:
-    return do_create_match(me, me, rated=False, one_device=True)
+def one_device_game(game: Any = None) -> GamePlugin:
+    """The game to play on one device: ``game`` when it declares ``has_one_device``,
+    and with no game named, the first registered game that does."""
+    if game is not None:
+        plugin = game_plugin(game)
+        if not plugin.has_one_device:
+            raise LobbyError(_("%(game)s is not played on one device.")
+                             % {"game": _(plugin.name)})
+        return plugin
+    for plugin in registry.all_games():
+        if plugin.has_one_device:
+            return plugin
+    raise LobbyError(_("No game here is played on one device."))
+
+
+def do_one_device(me: AbstractBaseUser, game: Any = None) -> Match:
+    # Two people on one screen: both seats are the signed-in account's.
+    return do_create_match(me, me, rated=False, game=one_device_game(game).key, one_device=True)
 
 
 def do_rematch(me: AbstractBaseUser, match: Match) -> Match | Seek:
     if match.status == Match.Status.ACTIVE:
         raise LobbyError(_("The match is still being played."))
     if match.one_device:
-        return do_one_device(me)
+        return do_one_device(me, match.game)
     seat = match.seat_of(me.pk)
     if seat is None:
         raise LobbyError(_("You did not play in that match."))

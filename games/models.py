@@ -30,7 +30,7 @@ class Match(models.Model):
         ANNULLED = "annulled", _("annulled")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    game = models.CharField(max_length=32, default="spectacular-bid", db_index=True)
+    game = models.CharField(max_length=32, db_index=True)  # a registered key (games/registry.py)
     seat_count = models.PositiveSmallIntegerField(default=2)
     seat_users = models.JSONField(default=list)  # user id per seat (MatchSeat's, repeated)
     seat_names = models.JSONField(default=list)  # username per seat
@@ -157,7 +157,7 @@ class Seek(models.Model):
                                 related_name="seeks")
     opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True,
                                  blank=True, related_name="challenges_received")
-    game = models.CharField(max_length=32, default="spectacular-bid")
+    game = models.CharField(max_length=32)
     seats = models.PositiveSmallIntegerField(default=2)
     computer_seats = models.PositiveSmallIntegerField(default=0)
     joined = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True,

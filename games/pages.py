@@ -82,7 +82,9 @@ def replay_page(request: HttpRequest, match_id: Any) -> HttpResponse:
     frames_url = f"/api/matches/{match.pk}/frames"
     plugin = _plugin_or_none(match.game)
     if plugin is None or not plugin.replay_module:
-        return render(request, "games/replay.html", {"match": match, "frames_url": frames_url})
+        return render(request, "games/replay.html", {
+            "match": match, "frames_url": frames_url, "own_formats": _own_formats(),
+            "game_name": _(plugin.name) if plugin is not None else match.game})
     shown = match.shown_seats  # type: ignore[attr-defined]
     data = {
         "mode": "match",
@@ -107,7 +109,8 @@ def replay_upload_page(request: HttpRequest) -> HttpResponse:
     ``/replay/?viewer=table`` (the shared viewer, for every game with a replay module);
     that one hands a Spectacular Bid record back. The file goes through sessionStorage."""
     if request.GET.get("viewer") != "table":
-        return render(request, "games/replay.html", {"match": None, "frames_url": ""})
+        return render(request, "games/replay.html", {
+            "match": None, "frames_url": "", "own_formats": _own_formats()})
     plugins = [p for p in registry.all_games() if p.replay_module]
     data = {
         "mode": "upload",
@@ -126,6 +129,12 @@ def replay_upload_page(request: HttpRequest) -> HttpResponse:
     })
 
 
+def _own_formats() -> list[str]:
+    """The record formats the viewer of games/replay.html draws (the games without a
+    replay module); static/js/replay.js hands any other to the shared viewer."""
+    return [p.record_format for p in registry.all_games() if not p.replay_module]
+
+
 def _plugin_or_none(game: str) -> GamePlugin | None:
     try:
         return registry.game(game)
@@ -137,8 +146,7 @@ def _replay_strings(plugins: list[GamePlugin]) -> dict[str, str]:
     """What static/js/replay_shell.js and the games' replay modules show, translated."""
     strings = {key: str(text) for key, text in REPLAY_STRINGS.items()}
     for plugin in plugins:
-        strings.update({key: str(text)
-                        for key, text in REPLAY_GAME_STRINGS.get(plugin.key, {}).items()})
+        strings.update({key: _(text) for key, text in plugin.replay_strings.items()})
     return strings
 
 
@@ -175,102 +183,6 @@ REPLAY_STRINGS = {
     "handoff": gettext_lazy("Opening the record in its viewer…"),
 }
 
-# Each game's replay module (games/<game>/static/games/<game>/replay.js), by game key.
-REPLAY_GAME_STRINGS: dict[str, dict[str, Any]] = {
-    "fives": {
-        "f_hand": gettext_lazy("Hand {n}"),
-        "f_lead": gettext_lazy("{name} leads {tile}"),
-        "f_play": gettext_lazy("{name} plays {tile} on {target}"),
-        "f_points": gettext_lazy("+{points}"),
-        "f_draw": gettext_lazy("{name} draws a tile"),
-        "f_pass": gettext_lazy("{name} passes"),
-        "f_forced_pass": gettext_lazy("{name} cannot play: a pass"),
-        "f_resign": gettext_lazy("{name} resigns"),
-        "f_flag": gettext_lazy("{name} runs out of time"),
-        "f_unknown": gettext_lazy("{name}: {type}"),
-        "f_hand_over": gettext_lazy("End of hand {n}: {what}"),
-        "f_end_domino": gettext_lazy("{name} played out (domino) and scores {bonus}."),
-        "f_end_domino_zero": gettext_lazy(
-            "{name} played out (domino); the other hands are worth nothing."),
-        "f_end_fish": gettext_lazy("Fish: {name} holds the fewest pips and scores {bonus}."),
-        "f_end_fish_tie": gettext_lazy("Fish: the fewest pips are shared, no bonus."),
-        "f_end_game_over": gettext_lazy("The game ended during this hand."),
-        "f_end_running": gettext_lazy("Not finished"),
-        "f_target": gettext_lazy("Game to"),
-        "f_cross_on": gettext_lazy("Cross"),
-        "f_cross_off": gettext_lazy("No cross"),
-        "f_bazaar": gettext_lazy("Bazaar"),
-        "f_ends": gettext_lazy("Ends"),
-        "f_ends_title": gettext_lazy("The sum of the counting ends: a multiple of 5 scores."),
-        "f_tiles_n": gettext_lazy("{n} tiles"),
-        "f_tiles_one": gettext_lazy("1 tile"),
-        "f_pips": gettext_lazy("{n} pips"),
-        "f_pips_one": gettext_lazy("1 pip"),
-        "f_no_tiles": gettext_lazy("none"),
-        "f_revealed": gettext_lazy("The tiles left in each hand"),
-        "f_hands": gettext_lazy("Hands"),
-        "f_seats": gettext_lazy("Players"),
-        "f_bank": gettext_lazy("Time left in the bank"),
-        "f_result_target": gettext_lazy("{name} reached the target score and wins"),
-        "f_result_time": gettext_lazy("{name} wins: {loser} ran out of time"),
-        "f_result_resign": gettext_lazy("{name} wins: {loser} resigned"),
-        "f_result_other": gettext_lazy("{name} wins"),
-        "f_result_none": gettext_lazy("No winner"),
-        # The drawings' screen-reader labels (static/js/board.js), as on the table page.
-        "lbl_board": gettext_lazy("Board: {n} tiles, ends count {sum}"),
-        "lbl_board_one": gettext_lazy("Board: {n} tile, ends count {sum}"),
-        "lbl_board_empty": gettext_lazy("Board: empty"),
-        "lbl_tile": gettext_lazy("tile {tile}"),
-        "lbl_tile_spinner": gettext_lazy("{label} (cross)"),
-        "lbl_tile_last": gettext_lazy("{label} (last played)"),
-        "lbl_place": gettext_lazy("play on tile {target}, {port} (matches {value})"),
-        "lbl_opening": gettext_lazy("lead with this tile"),
-        "lbl_hand": gettext_lazy("Hand: {n} tiles"),
-        "lbl_hand_one": gettext_lazy("Hand: {n} tile"),
-    },
-    "dice": {
-        "d_round": gettext_lazy("Round {n}"),
-        "d_order": gettext_lazy("Order of play"),
-        "d_order_roll": gettext_lazy("{name} rolls {die} for the order of play"),
-        "d_roll": gettext_lazy("{name} rolls {dice}: {combo}, {score}"),
-        "d_stand": gettext_lazy("{name} stands: {score} recorded"),
-        "d_stand_forced": gettext_lazy("{name} ran out of time and stands: {score} recorded"),
-        "d_improve": gettext_lazy("{name} keeps {keep} and rolls {dice}: {score} recorded"),
-        "d_resign": gettext_lazy("{name} resigns"),
-        "d_unknown": gettext_lazy("{name}: {type}"),
-        "d_keep_nothing": gettext_lazy("nothing"),
-        "d_die": gettext_lazy("Die: {value}"),
-        "d_first": gettext_lazy("First roll: {combo}, {score}"),
-        "d_second": gettext_lazy("Re-roll: {score}"),
-        "d_fell_back": gettext_lazy(
-            "The re-roll scored no more than the first roll: {score} recorded."),
-        "d_recorded": gettext_lazy("Recorded: {score}"),
-        "d_combo": gettext_lazy("{combo}: {score}"),
-        "d_table": gettext_lazy("The dice"),
-        "d_sheet": gettext_lazy("Score sheet"),
-        "d_sheet_round": gettext_lazy("Round"),
-        "d_sheet_points": gettext_lazy("Points"),
-        "d_sheet_rounds_won": gettext_lazy("Rounds won"),
-        "d_sheet_tie": gettext_lazy("tie"),
-        "d_sheet_won": gettext_lazy("won the round"),
-        "d_c_pair": gettext_lazy("Pair"),
-        "d_c_two_pairs": gettext_lazy("Two pairs"),
-        "d_c_set": gettext_lazy("Three of a kind"),
-        "d_c_full_house": gettext_lazy("Full house"),
-        "d_c_four": gettext_lazy("Four of a kind"),
-        "d_c_five": gettext_lazy("Five of a kind"),
-        "d_c_small_straight": gettext_lazy("Small straight"),
-        "d_c_large_straight": gettext_lazy("Large straight"),
-        "d_c_nothing": gettext_lazy("Nothing"),
-        "d_result_points": gettext_lazy("On points: {name}, {score}"),
-        "d_result_points_tie": gettext_lazy("On points: a tie at {score}"),
-        "d_result_rounds": gettext_lazy("On rounds: {name}, {n} won"),
-        "d_result_rounds_tie": gettext_lazy("On rounds: a tie"),
-        "d_result_absolute": gettext_lazy("Absolute victory: {name} wins on points and on rounds!"),
-        "d_result_solo": gettext_lazy("Total: {score} points"),
-        "d_result_resigned": gettext_lazy("The game ended with a resignation."),
-    },
-}
 
 
 @json_methods(["GET"])

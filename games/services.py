@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import registry
+from games.engine.clock import MatchClock
 from games.engine.plugin import ActionError, GamePlugin, RulesError
 from games.engine.protocol import GameState, Illegal, Step
 from games.rules_text import rules_message
@@ -141,9 +142,9 @@ def _chance_if_due(match: Match, plugin: GamePlugin, engine: GameState,
     return steps
 
 
-def _running_clock(engine: GameState) -> Any:
+def _running_clock(plugin: GamePlugin, engine: GameState) -> MatchClock | None:
     """The engine's running match clock (``games/engine/clock.py``), or None."""
-    clock = getattr(engine, "clock", None)
+    clock = plugin.clock(engine)
     return clock if clock is not None and clock.running is not None else None
 
 
@@ -152,7 +153,7 @@ def _advance_time(match: Match, plugin: GamePlugin, engine: GameState,
     """Let time pass up to ``t_us``; a flag that an outage caused annuls instead (§7)."""
     steps: list[Step] = []
     deadline = engine.next_deadline_us()
-    if (engine.result is None and _running_clock(engine) is None and deadline is not None
+    if (engine.result is None and _running_clock(plugin, engine) is None and deadline is not None
             and t_us >= deadline):
         # A deadline with no clock running (a grace period that ran out starts the clocks
         # at its end). Take that step on its own, so that the outage check below sees
@@ -172,7 +173,7 @@ def _advance_time(match: Match, plugin: GamePlugin, engine: GameState,
 
 def _advance_clock(match: Match, plugin: GamePlugin, engine: GameState,
                    t_us: int) -> list[Step]:
-    clock = _running_clock(engine)
+    clock = _running_clock(plugin, engine)
     deadline = None if clock is None else clock.deadline_us()
     if deadline is not None and t_us >= deadline and engine.result is None:
         started = wall_time(match, clock.started_us)
@@ -243,7 +244,7 @@ def _save(match: Match, plugin: GamePlugin, engine: GameState, version_before: i
     # period) are left to the beat sweep (within a second; the clocks start at the grace
     # end itself, whenever it is processed): almost every grace period is ended by the
     # players a moment later, and a task for each would fire for nothing once a hand.
-    deadline_at = None if _running_clock(engine) is None else match.deadline_at
+    deadline_at = None if _running_clock(plugin, engine) is None else match.deadline_at
     started_wall = match.started_wall
 
     def after_commit() -> None:
@@ -483,7 +484,7 @@ FORFEIT_REASON = "forfeit"
 
 
 def do_forfeit(match_id: Any, seat: int, now_wall: float | None = None) -> bool:
-    """``seat`` loses by forfeit (a tournament's no-show): the game's own ``resign`` for
+    """``seat`` loses by forfeit (a tournament's no-show): the game's ``forfeit_action`` for
     that seat, through the same locked path as a command, and the reason "forfeit".
     False, with only the time that passed applied, when the match is over first (or
     the game refuses the resignation)."""
@@ -501,7 +502,7 @@ def do_forfeit(match_id: Any, seat: int, now_wall: float | None = None) -> bool:
         _advance_time(match, plugin, engine, t_us)
         outcome = None
         if engine.result is None:
-            _seat, code = plugin.action_from_dict({"seat": seat, "type": "resign"})
+            _seat, code = plugin.action_from_dict({"seat": seat, "type": plugin.forfeit_action})
             outcome = engine.apply(seat, code, t_us)
             if not isinstance(outcome, Illegal):
                 _append(match, MatchEvent.Kind.ACTION, t_us, seat,
@@ -511,7 +512,7 @@ def do_forfeit(match_id: Any, seat: int, now_wall: float | None = None) -> bool:
             return False
         match.reason = FORFEIT_REASON
         Match.objects.filter(pk=match.pk).update(reason=FORFEIT_REASON)
-        # The players saw "resign" in the broadcast _save sent; this one says why.
+        # The players saw the resignation in the broadcast _save sent; this one says why.
         views = broadcast.views_for(match, plugin, engine)
         match_pk, version, started_wall = match.pk, match.version, match.started_wall
         transaction.on_commit(

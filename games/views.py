@@ -78,8 +78,8 @@ def rules(request: HttpRequest, game: str | None = None) -> HttpResponse:
         plugin = registry.game(game) if game else registry.default_game()
     except registry.UnknownGame:
         raise Http404 from None
-    template = getattr(plugin, "rules_template", None) or "games/rules.html"
-    return render(request, template, {"games": registry.all_games(), "game": plugin.key})
+    return render(request, plugin.rules_template,
+                  {"games": registry.all_games(), "game": plugin.key})
 
 
 def _convention(convention: Convention) -> dict[str, Any]:
@@ -96,7 +96,10 @@ def _convention(convention: Convention) -> dict[str, Any]:
 
 
 def lobby_games() -> list[dict[str, Any]]:
-    """Every registered game as the lobby's form offers it: seats, conventions."""
+    """Every registered game as the lobby's form offers it (static/js/lobby.js knows no
+    game): seats, conventions, the standard rules a seek's badges compare with, and the
+    form's conventions (``rated_standard``, ``headline_convention``). The first is the
+    default game, the one a seek or challenge without a game is for."""
     return [
         {
             "key": plugin.key,
@@ -104,9 +107,18 @@ def lobby_games() -> list[dict[str, Any]]:
             "seat_counts": list(plugin.seat_counts),
             "one_device": plugin.has_one_device,
             "conventions": [_convention(c) for c in plugin.conventions()],
+            "standard": _standard_rules(plugin),
+            "rated_standard": plugin.rated_standard,
+            "headline": plugin.headline_convention,
         }
         for plugin in registry.all_games()
     ]
+
+
+def _standard_rules(plugin: GamePlugin) -> dict[str, Any]:
+    """The record-shaped rules of a table that changes nothing (its smallest seat count)."""
+    seats = min(plugin.seat_counts)
+    return dict(plugin.rules_to_dict(plugin.parse_rules(None, seats)))
 
 
 def _plugin(match: Match) -> GamePlugin | None:
@@ -125,7 +137,9 @@ def match_page(request: HttpRequest, match_id: Any) -> HttpResponse:
     role = "device" if len(seats) > 1 else ("player" if seats else "spectator")
     plugin = _plugin(match)
     if plugin is None or not (plugin.board_template and plugin.board_module):
-        return render(request, "games/match.html", {"match": match, "seats": seats, "role": role})
+        return render(request, "games/match.html", {
+            "match": match, "seats": seats, "role": role,
+            "game_name": _(plugin.name) if plugin is not None else match.game})
     shown = match.shown_seats  # type: ignore[attr-defined]
     table_data = {
         "match": str(match.pk),

@@ -15,7 +15,7 @@ from .elo import INITIAL_RATING, PROVISIONAL_MATCHES
 class Rating(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="ratings")
-    game = models.CharField(max_length=32, default="spectacular-bid")
+    game = models.CharField(max_length=32)
     rating = models.IntegerField(default=INITIAL_RATING)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)

@@ -27,7 +27,6 @@ from .models import Round, Tournament, TournamentGame
 log = logging.getLogger(__name__)
 
 State = TournamentGame.State
-NOT_A_MOVE = frozenset({"resign", "abort"})
 
 
 def do_tick(now: datetime | None = None) -> int:
@@ -96,9 +95,10 @@ def _check_no_show(tournament: Tournament, row: TournamentGame, now: datetime) -
     match = row.match
     if match is None:
         return
+    not_a_move = plugin_of(match).terminal_actions
     moved = {seat for seat, payload in MatchEvent.objects.filter(
         match=match, kind=MatchEvent.Kind.ACTION).values_list("seat", "payload")
-        if not (isinstance(payload, dict) and payload.get("type") in NOT_A_MOVE)}
+        if not (isinstance(payload, dict) and payload.get("type") in not_a_move)}
     changed = []
     for seat in (0, 1):
         if seat in moved and not getattr(row, f"moved{seat}"):
@@ -129,5 +129,5 @@ def _is_due(match: Match, seat: int) -> bool:
     lists its legal actions."""
     plugin = plugin_of(match)
     view = plugin.view(load_engine(match), seat)
-    legal = view.get("legal") or []
-    return any(isinstance(a, dict) and a.get("type") not in NOT_A_MOVE for a in legal)
+    return any(action.get("type") not in plugin.terminal_actions
+               for action in plugin.legal_actions(view))

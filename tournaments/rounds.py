@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Match, MatchEvent, MatchSeat
 from games.services import do_annul, do_create_match
+from games.store import plugin_of
 from tournaments import formats as F
 
 from . import notify
@@ -267,9 +268,11 @@ def record(tournament: Tournament, row: TournamentGame, match: Match) -> None:
         return
     if match.status == Match.Status.ABORTED:
         # Aborted before the first decision: whoever aborted it forfeits.
-        seat = (MatchEvent.objects.filter(match=match, kind=MatchEvent.Kind.ACTION,
-                                          payload__type="abort")
-                .values_list("seat", flat=True).first())
+        abort = plugin_of(match).abort_action
+        seat = None if abort is None else (
+            MatchEvent.objects.filter(match=match, kind=MatchEvent.Kind.ACTION,
+                                      payload__type=abort)
+            .values_list("seat", flat=True).first())
         if seat is None:
             replay(tournament, row)
             return
@@ -304,15 +307,13 @@ def set_result(row: TournamentGame, decision: str, halves: tuple[int, int],
 
 
 def game_points(match: Match) -> list[int]:
-    """The points each seat won in the game itself (a Spectacular Bid balance counts
-    from the table's starting points, as the history pages do)."""
+    """The points each seat won in the game itself: its score less the game's baseline
+    (a balance that counts from the table's starting points), as the history pages do."""
     scores = [int(s or 0) for s in (match.scores or [0, 0])][:2]
     while len(scores) < 2:
         scores.append(0)
-    if match.game == "spectacular-bid":
-        start_points = int((match.rules or {}).get("start_points", 150))
-        return [s - start_points for s in scores]
-    return scores
+    baseline = plugin_of(match).score_baseline(match.rules or {})
+    return [s - baseline for s in scores]
 
 
 def _higher_seed_seat(tournament: Tournament, row: TournamentGame) -> int:

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Match, MatchEvent
 from games.services import do_annul, do_command, do_forfeit
+from games.store import plugin_of
 from tournaments import formats as F
 
 from . import rounds
@@ -163,11 +164,13 @@ def _withdraw(t: Tournament, entry: Entry, now: datetime) -> None:
                .select_related("match", "round").first())
     if playing is not None and playing.match is not None:
         seat = 0 if playing.seat0_id == entry.user_id else 1
-        moved = MatchEvent.objects.filter(match=playing.match, kind=MatchEvent.Kind.ACTION,
-                                          seat=seat).exclude(payload__type="abort").exists()
+        plugin = plugin_of(playing.match)
+        moved = (MatchEvent.objects.filter(match=playing.match, kind=MatchEvent.Kind.ACTION,
+                                           seat=seat)
+                 .exclude(payload__type__in=plugin.terminal_actions).exists())
         if moved:  # a game under way is resigned, a game not begun is forfeited
-            do_command(playing.match.pk, entry.user, {"action": {"seat": seat,
-                                                                 "type": "resign"}})
+            do_command(playing.match.pk, entry.user, {"action": {
+                "seat": seat, "type": plugin.forfeit_action}})
         else:
             do_forfeit(playing.match.pk, seat)
         playing.match.refresh_from_db()

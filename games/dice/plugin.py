@@ -21,6 +21,7 @@ from . import bot, odds
 from .frames import frames as build_frames
 from .record import FORMAT, chance_from_dict, chance_to_dict, export
 from .replay import replay_document
+from .replay_text import REPLAY_STRINGS
 from .rules import CONVENTIONS, STANDARD_ROUNDS, Rules, check_seats, parse_rules
 from .scoring import DiceError, fallback
 from .state import DiceGame
@@ -55,7 +56,10 @@ class DicePlugin(GamePlugin):
     board_template = "games/dice/board.html"
     board_module = "games/dice/board.js"
     replay_module = "games/dice/replay.js"
+    replay_strings = REPLAY_STRINGS
     rules_template = "games/dice/rules.html"
+    terminal_actions = frozenset({"resign"})
+    forfeit_action = "resign"
 
     # -- table conventions ------------------------------------------------------
 
@@ -115,6 +119,12 @@ class DicePlugin(GamePlugin):
             # Each seat's rank beside the points and rounds results: the match page shows it.
             view["result"]["ranks"] = self.ranks(state)
         return view
+
+    def legal_actions(self, view: JSON) -> list[JSON]:
+        return list(view.get("legal") or [])
+
+    def clock(self, state: GameState) -> None:
+        return None  # a fixed limit per decision (its deadline), no bank to keep
 
     def ranks(self, state: GameState) -> list[int] | None:
         """By points total (quick version: rounds won); equal share a rank; a player who

@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
+from .clock import MatchClock
 from .protocol import JSON, GameState, gettext_noop
 
 __all__ = ["gettext_noop"]  # the games import it from here too
@@ -97,12 +98,19 @@ class ReplayOutcome:
 class GamePlugin(ABC):
     """One game. Subclasses set the class attributes and implement the methods."""
 
-    key: str  # "spectacular-bid", "fives", "dice": the Match.game value and URL part
+    key: str  # the Match.game value and URL part, e.g. "chess"
     name: str  # display name, plain English (translated by the Django side)
-    record_format: str  # "spectacular-bid/1"
+    record_format: str  # the record's ``format``: the key and a version, e.g. "chess/1"
     seat_counts: tuple[int, ...]  # the seat counts the game allows, e.g. (2, 4)
     versionless: frozenset[str]  # action types that skip the version check ("resign", ...)
     has_one_device: bool = False  # two people on one screen (Spectacular Bid)
+    # The lobby's form. ``rated_standard``: a rated table plays the standard rules (what
+    # ``parse_rules(None, ...)`` gives; ``rated_allows`` refuses any other), so the form
+    # offers no conventions for it. ``headline_convention``: a convention the form offers
+    # beside the match kind for casual tables, and a seek's badge names on its own (None:
+    # every convention is in the conventions box).
+    rated_standard: bool = False
+    headline_convention: str | None = None
     # The browser side. A game shown on the shared table page (templates/games/table.html)
     # names its board's template (included there) and ES module (a static path, imported
     # by static/js/shell.js); None: the game has a page of its own (match.html).
@@ -113,6 +121,21 @@ class GamePlugin(ABC):
     # page (templates/games/replay_table.html, static/js/replay_shell.js); None: the
     # Spectacular Bid viewer (templates/games/replay.html).
     replay_module: str | None = None
+    # The strings that module shows, by the key it looks them up with: plain English
+    # marked with ``gettext_noop``, translated by the Django side (games/pages.py).
+    replay_strings: dict[str, str] = {}
+    # The rules page: a template, usually extending templates/games/rules_page.html.
+    rules_template: str
+
+    # -- actions that end a match rather than play it -------------------------------
+    # The action types (record-shaped ``type``) that end a match without a move of the
+    # game: no tournament counts them as a first move. ``forfeit_action`` gives the match
+    # up (the resignation: a tournament's no-show and withdrawal apply it for a seat);
+    # ``abort_action`` ends a match before it really started, with no result (None: the
+    # game cannot be aborted).
+    terminal_actions: frozenset[str] = frozenset({"resign"})
+    forfeit_action: str = "resign"
+    abort_action: str | None = None
 
     # -- table conventions ------------------------------------------------------
 
@@ -138,7 +161,7 @@ class GamePlugin(ABC):
 
     @abstractmethod
     def new_state(self, rules: Any, seats: int) -> GameState:
-        ...
+        """A new match under parsed rules (``parse_rules``) for ``seats`` seats."""
 
     @abstractmethod
     def sample_chance(self, state: GameState, rng: random.Random) -> JSON:
@@ -157,7 +180,7 @@ class GamePlugin(ABC):
 
     @abstractmethod
     def action_to_dict(self, seat: int | None, code: int) -> JSON:
-        ...
+        """The record-shaped action (as the log and the broadcast write it) of a code."""
 
     # -- what a seat may see ----------------------------------------------------------
 
@@ -169,6 +192,17 @@ class GamePlugin(ABC):
     def ranks(self, state: GameState) -> list[int] | None:
         """Once over with a result: the rank of each seat (1 = best, equal share a rank);
         None while running or when the game ended with no result (abort, annulled)."""
+
+    @abstractmethod
+    def legal_actions(self, view: JSON) -> list[JSON]:
+        """The record-shaped actions a seat's view (from ``view``) says it may take now;
+        empty when it has nothing to do (a tournament's "has a move to make")."""
+
+    @abstractmethod
+    def clock(self, state: GameState) -> MatchClock | None:
+        """The match clock (``games/engine/clock.py``) of a game played against one, or
+        None for a game without one. The server reads its running seat and deadline to
+        tell a flag an outage caused from a real one."""
 
     def scores(self, state: GameState) -> list[int]:
         """Each seat's score or balance, for the match list and history."""

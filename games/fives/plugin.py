@@ -8,6 +8,7 @@ from typing import Any
 
 from games.dominoes.hidden import redeal_hidden
 from games.dominoes.tiles import TILE_COUNT, tile_name
+from games.engine.clock import MatchClock
 from games.engine.plugin import (
     Convention,
     GamePlugin,
@@ -20,6 +21,7 @@ from games.engine.protocol import JSON, GameState, Illegal, Step
 
 from . import actions as A
 from . import bot, frames, record, replay
+from .replay_text import REPLAY_STRINGS
 from .rules import Rules, conventions, parse_rules, rated_allows
 from .state import HAND_SIZE, Deal, DealError, FivesState
 
@@ -43,7 +45,10 @@ class FivesPlugin(GamePlugin):
     board_template = "games/fives/board.html"
     board_module = "games/fives/board.js"
     replay_module = "games/fives/replay.js"
+    replay_strings = REPLAY_STRINGS
     rules_template = "games/fives/rules.html"
+    terminal_actions = frozenset({"resign"})
+    forfeit_action = "resign"
 
     # -- table conventions ------------------------------------------------------
 
@@ -110,6 +115,9 @@ class FivesPlugin(GamePlugin):
     def view(self, state: GameState, seat: int | None) -> JSON:
         return _fives(state).view(seat)
 
+    def legal_actions(self, view: JSON) -> list[JSON]:
+        return list(view.get("legal") or [])
+
     def ranks(self, state: GameState) -> list[int] | None:
         game = _fives(state)
         return list(game.ranks) if game.result is not None and game.ranks is not None else None
@@ -118,6 +126,9 @@ class FivesPlugin(GamePlugin):
         return list(_fives(state).scores)
 
     # -- records --------------------------------------------------------------------
+
+    def clock(self, state: GameState) -> MatchClock:
+        return _fives(state).clock
 
     def determinize(self, state: GameState, seat: int | None, rng: random.Random) -> GameState:
         world = copy.deepcopy(state)

@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 from games.dominoes.hidden import redeal_hidden
+from games.engine.clock import MatchClock
 from games.engine.plugin import (
     ActionError,
     Convention,
@@ -39,6 +40,12 @@ class SpectacularBid(GamePlugin):
     seat_counts = (2,)
     versionless = frozenset({"continue", "resign", "abort"})
     has_one_device = True
+    rated_standard = True
+    headline_convention = "start_points"
+    rules_template = "games/rules.html"
+    terminal_actions = frozenset({"resign", "abort"})
+    forfeit_action = "resign"
+    abort_action = "abort"  # before the first decision: no result
 
     def conventions(self) -> list[Convention]:
         return [
@@ -86,6 +93,9 @@ class SpectacularBid(GamePlugin):
     def view(self, state: GameState, seat: int | None) -> JSON:
         return state.view(seat)
 
+    def legal_actions(self, view: JSON) -> list[JSON]:
+        return list(view.get("legal") or [])
+
     def ranks(self, state: GameState) -> list[int] | None:
         result = state.result
         if result is None or result.winner is None:
@@ -94,6 +104,9 @@ class SpectacularBid(GamePlugin):
 
     def scores(self, state: GameState) -> list[int]:
         return list(_engine(state).balances)
+
+    def clock(self, state: GameState) -> MatchClock:
+        return _engine(state).clock
 
     def determinize(self, state: GameState, seat: int | None, rng: random.Random) -> GameState:
         world = copy.deepcopy(state)

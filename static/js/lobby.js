@@ -12,13 +12,17 @@
   var root = document.getElementById("lobby");
   if (!root) return;
   var T = JSON.parse(document.getElementById("lobby-i18n").textContent);
-  // Every registered game: key, name, seat_counts, one_device, conventions (games/views.py).
+  // Every registered game: key, name, seat_counts, one_device, conventions, standard
+  // rules, rated_standard, headline (games/views.py lobby_games). The first is the default
+  // game: a seek or challenge without a game is for it. Nothing here names a game.
   var GAMES = JSON.parse(document.getElementById("lobby-games").textContent);
-  var SB = "spectacular-bid"; // its starting points have a control of their own (seek-points)
   function gameOf(key) {
     for (var i = 0; i < GAMES.length; i++) if (GAMES[i].key === key) return GAMES[i];
     return null;
   }
+  function defaultGame() { return GAMES[0]; }
+  // A game whose rated tables play its standard rules: the form offers them nothing.
+  function ratedStandard(game) { return !!game.rated_standard; }
 
   var leaving = false;       // set once we navigate away: stops polling and double moves
   var knownMatches = null;   // ids of active matches seen at the first successful poll
@@ -141,12 +145,6 @@
     });
   }
 
-  // The standard table (games/spectacular_bid/rules.py): rows show what differs from it.
-  var STANDARD_RULES = {
-    start_points: 150, bank_s: 120, delay_s: 10, min_bid: 15, bid_step: 5,
-    jockey_discount: 15, grace_s: 60, one_device: false,
-  };
-
   /* Badges for a table's conventions that differ from the game's defaults. */
   function conventionBadges(game, rules) {
     var out = [];
@@ -160,20 +158,22 @@
     return out;
   }
 
-  /* Badges for a seek's non-standard table rules (nothing for the standard ones). */
+  /* Badges for a seek's non-standard table rules (nothing for the standard ones): a
+     game with a headline convention shows it on its own and the rest as "custom". */
   function rulesBadges(rules, gameKey) {
     var out = [];
     if (!rules || typeof rules !== "object") return out;
-    var game = gameOf(gameKey || SB);
-    if (game && game.key !== SB) return conventionBadges(game, rules);
+    var game = gameKey ? gameOf(gameKey) : defaultGame();
+    if (!game) return out;
+    if (!game.headline) return conventionBadges(game, rules);
+    var standard = game.standard || {};
     var others = [];
     Object.keys(rules).forEach(function (key) {
-      if (!Object.prototype.hasOwnProperty.call(STANDARD_RULES, key)) return;
-      if (rules[key] === STANDARD_RULES[key]) return;
-      if (key === "start_points") {
+      if (rules[key] === standard[key]) return;
+      if (key === game.headline) {
         out.push(el("span", {
           className: "badge badge--rules",
-          "data-testid": "rules-start-points",
+          "data-testid": "rules-" + key.replace(/_/g, "-"),
           title: T.start_points_title,
           text: fmt(T.start_points, { n: rules[key] }),
         }));
@@ -192,12 +192,16 @@
     return out;
   }
 
-  /* The rules a form asks for: {start_points} for a casual game that does not use 150. */
-  function tableRules(ratedSelect, pointsSelect) {
-    if (ratedSelect.value === "rated" || !pointsSelect) return null;
+  /* The rules a form asks for: the default game's headline convention, for a casual
+     game that does not use its standard value. */
+  function tableRules(ratedSelect, pointsSelect, game) {
+    var headline = (game || defaultGame()).headline;
+    if (ratedSelect.value === "rated" || !pointsSelect || !headline) return null;
     var points = Number(pointsSelect.value);
-    if (!points || points === STANDARD_RULES.start_points) return null;
-    return { start_points: points };
+    if (!points || points === (game || defaultGame()).standard[headline]) return null;
+    var rules = {};
+    rules[headline] = points;
+    return rules;
   }
 
   /* The starting-points choice is shown for casual games only. */
@@ -251,7 +255,7 @@
   }
 
   function gameBadge(key) {
-    var game = gameOf(key || SB);
+    var game = key ? gameOf(key) : defaultGame();
     return el("span", { className: "badge badge--game", "data-testid": "game-badge", text: game ? game.name : key });
   }
 
@@ -277,7 +281,7 @@
     else if (seek.seated) action = el("span", { className: "badge badge--casual", "data-testid": "seated-" + seek.id, text: T.seated });
     else action = actionButton("accept", seek.id, T.join, "");
     var actions = el("div", { className: "row__actions" }, [action]);
-    return el("li", { className: "row", "data-testid": "seek-" + seek.id, "data-game": seek.game || SB }, [main, actions]);
+    return el("li", { className: "row", "data-testid": "seek-" + seek.id, "data-game": seek.game || defaultGame().key }, [main, actions]);
   }
 
   function challengeToMeRow(seek) {
@@ -494,8 +498,8 @@
     var fixed = [];
     (game.conventions || []).forEach(function (c) {
       if (isSeatsConvention(c)) return;
-      // Spectacular Bid's starting points: the points choice of the terms above.
-      if (game.key === SB && c.key === "start_points") return;
+      // The headline convention: the choice beside the match kind above.
+      if (c.key === game.headline) return;
       if (c.fixed) fixed.push(c);
       else chosen.push(conventionControl(c));
     });
@@ -542,11 +546,11 @@
     }
     var seats = selectedSeats();
     var casual = seekRated.value !== "rated";
-    var sb = game.key === SB;
-    // Spectacular Bid's tables change their numbers only when casual (rated: the standard).
+    // A game whose rated tables play the standard changes its numbers only when casual.
     var pointsField = seekPoints && seekPoints.closest(".field");
-    if (pointsField) pointsField.hidden = !(sb && casual);
-    conventionsBox.hidden = !conventionsChosen.children.length && conventionsFixed.hidden || (sb && !casual);
+    if (pointsField) pointsField.hidden = !(game.headline && casual);
+    conventionsBox.hidden = !conventionsChosen.children.length && conventionsFixed.hidden
+      || (ratedStandard(game) && !casual);
     var previous = Number(seekComputer.value) || 0;
     var most = Math.max(0, seats - 2); // an open table needs another person
     var counts = [];
@@ -559,14 +563,13 @@
     if (oneDevice) oneDevice.hidden = !game.one_device;
   }
 
-  /* The table's rules: Spectacular Bid's points, or the game's conventions. */
+  /* The table's rules: the game's conventions, and its headline convention's choice. */
   function seekRules(casual) {
     var game = selectedGame();
-    if (game.key !== SB) return conventionRules(game);
-    if (!casual) return null;
+    if (!casual && ratedStandard(game)) return null;
     var rules = conventionRules(game) || {};
-    var points = tableRules({ value: "casual" }, seekPoints);
-    if (points) rules.start_points = points.start_points;
+    var headline = casual ? tableRules({ value: "casual" }, seekPoints, game) : null;
+    if (headline) Object.assign(rules, headline);
     return Object.keys(rules).length ? rules : null;
   }
 

@@ -489,6 +489,17 @@ async function upload(file) {
 // sends Spectacular Bid records here: the file's text travels in sessionStorage.
 const HANDOFF = "replay.pending";
 
+/* The record formats this viewer draws (games/pages.py renders them); others go to the
+   shared viewer. */
+function ownFormats() {
+  try {
+    const formats = JSON.parse($("replay-own-formats")?.textContent || "[]");
+    return Array.isArray(formats) ? formats : [];
+  } catch {
+    return [];
+  }
+}
+
 function handOff(text, name) {
   let format = null;
   try {
@@ -496,7 +507,7 @@ function handOff(text, name) {
   } catch {
     return false; // not JSON: the server says what is wrong with it
   }
-  if (typeof format !== "string" || format === "spectacular-bid/1") return false;
+  if (typeof format !== "string" || ownFormats().includes(format)) return false;
   try {
     sessionStorage.setItem(HANDOFF, JSON.stringify({ name, text }));
   } catch {

@@ -183,10 +183,11 @@ def test_history_pagination_keeps_the_filters(client) -> None:
 
 def test_leaderboard_lists_established_players_only(client) -> None:
     alice, bob, carol, dave = users("alice", "bob", "carol", "dave")
-    Rating.objects.create(user=alice, rating=1620, games=14, wins=10)
-    Rating.objects.create(user=bob, rating=1710, games=10, wins=8)
-    Rating.objects.create(user=carol, rating=1900, games=9, wins=9)  # provisional
-    Rating.objects.create(user=dave, rating=1480, games=30, wins=12)
+    Rating.objects.create(user=alice, game="spectacular-bid", rating=1620, games=14, wins=10)
+    Rating.objects.create(user=bob, game="spectacular-bid", rating=1710, games=10, wins=8)
+    Rating.objects.create(user=carol, game="spectacular-bid", rating=1900, games=9,
+                          wins=9)  # provisional
+    Rating.objects.create(user=dave, game="spectacular-bid", rating=1480, games=30, wins=12)
     bob.profile.display_name = "Bobby Tables"
     bob.profile.save()
 
@@ -202,7 +203,8 @@ def test_leaderboard_lists_established_players_only(client) -> None:
 def test_leaderboard_ranks_continue_across_pages(client) -> None:
     players = users(*[f"p{i:02d}" for i in range(PAGE_SIZE + 3)])
     for i, user in enumerate(players):
-        Rating.objects.create(user=user, rating=2000 - i, games=10 + i, wins=5)
+        Rating.objects.create(user=user, game="spectacular-bid", rating=2000 - i,
+                              games=10 + i, wins=5)
     html = get(client, "/leaderboard/", page=2)
     listed = re.findall(r'data-testid="leaderboard-row" data-player="([^"]+)"', html)
     assert listed == [f"p{i:02d}" for i in range(PAGE_SIZE, PAGE_SIZE + 3)]
@@ -220,7 +222,7 @@ def test_empty_leaderboard(client) -> None:
 def test_profile_shows_the_numbers_and_the_chart(client, league) -> None:
     u = league["users"]
     m = league["matches"]
-    Rating.objects.create(user=u["alice"], rating=1512, games=1, wins=1)
+    Rating.objects.create(user=u["alice"], game="spectacular-bid", rating=1512, games=1, wins=1)
     RatingChange.objects.create(match=m["ab_win"], user=u["alice"], game="spectacular-bid",
                                 seq=1, before=1500, after=1512, games_after=1, won=True)
     html = get(client, "/players/alice/")

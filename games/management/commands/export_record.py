@@ -1,4 +1,4 @@
-"""``manage.py export_record MATCH_ID [-o FILE]``: the match's ``spectacular-bid/1`` record.
+"""``manage.py export_record MATCH_ID [-o FILE]``: the match's record, in its game's format.
 
 Written from the same event log the server applied, so ``manage.py replay`` on it
 reproduces the match.
