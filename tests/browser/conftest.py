@@ -61,6 +61,7 @@ class Player:
 
     shot_prefix = ""  # screenshots are ARTIFACTS / f"{shot_prefix}{name}.png"
     violations_wait_ms = 200  # the browser reports CSP violations asynchronously
+    page_object = "tablePage"  # the match page's script object, window.<page_object>
 
     def __init__(self, browser: Any, base: str, name: str, *, viewport: Viewport = DESKTOP,
                  timeout_ms: int | None = None, **context_options: Any) -> None:
@@ -115,6 +116,23 @@ class Player:
     def api(self, method: str, path: str, body: Any = None) -> Any:
         """A call of the public API from this page: ``[status, answer]``."""
         return self.page.evaluate(FETCH_JSON, [method, path, body])
+
+    @property
+    def state(self) -> Any:
+        """The match page's state (read only); None before the page has one."""
+        return self.page.evaluate(f"() => window.{self.page_object}"
+                                  f" && window.{self.page_object}.state")
+
+    @property
+    def version(self) -> int:
+        """The version of the state the match page shows; -1 off a match page."""
+        return int(self.page.evaluate(f"() => window.{self.page_object}"
+                                      f" ? window.{self.page_object}.version : -1"))
+
+    def wait_version(self, above: int, timeout_ms: float | None = None) -> None:
+        """Until the match page shows a state after version ``above``."""
+        self.page.wait_for_function(f"() => window.{self.page_object}.version > {above}",
+                                    timeout=timeout_ms)
 
     def csp_violations(self) -> list[str]:
         """The CSP violations of the page now shown (the list starts again on navigation)."""

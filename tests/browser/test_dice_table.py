@@ -69,20 +69,9 @@ class Player(BrowserPlayer):
             "() => window.tablePage && window.tablePage.boardReady && window.tablePage.state")
 
     @property
-    def state(self) -> Any:
-        return self.page.evaluate("() => window.tablePage.state")
-
-    @property
     def view(self) -> Any:
         state = self.state
         return state.get("view") or state["views"][0]
-
-    @property
-    def version(self) -> int:
-        return int(self.page.evaluate("() => window.tablePage.version"))
-
-    def wait_version(self, above: int) -> None:
-        self.page.wait_for_function(f"() => window.tablePage.version > {above}")
 
     def wait_decision(self) -> None:
         """My roll is on the table, my buttons are shown and no command is waiting."""

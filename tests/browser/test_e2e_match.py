@@ -79,6 +79,7 @@ class Player(BrowserPlayer):
     """A browser context of its own (cookies, websocket) and its page."""
 
     shot_prefix = "e2e-"
+    page_object = "matchPage"
 
     def __init__(self, browser: Any, base: str, name: str) -> None:
         super().__init__(browser, base, name, timeout_ms=STEP_TIMEOUT_MS)
@@ -93,19 +94,8 @@ class Player(BrowserPlayer):
     # ---- the match page's state (read only)
 
     @property
-    def state(self) -> Any:
-        return self.page.evaluate("() => window.matchPage && window.matchPage.state")
-
-    @property
     def view(self) -> Any:
         return self.state["view"]
-
-    @property
-    def version(self) -> int:
-        return int(self.page.evaluate("() => window.matchPage ? window.matchPage.version : -1"))
-
-    def wait_version(self, above: int) -> None:
-        self.page.wait_for_function(f"() => window.matchPage.version > {above}")
 
     def wait_idle(self) -> None:
         """No command of ours is waiting for its answer (the page ignores clicks then)."""

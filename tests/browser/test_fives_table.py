@@ -73,14 +73,6 @@ class Person(Player):
         self.page.wait_for_selector("#my-matches li")  # lobby.js has polled once
         self.collect()
 
-    @property
-    def state(self) -> Any:
-        return self.page.evaluate("() => window.tablePage && window.tablePage.state")
-
-    @property
-    def version(self) -> int:
-        return int(self.page.evaluate("() => window.tablePage ? window.tablePage.version : -1"))
-
     def wait_table(self) -> None:
         self.page.wait_for_url("**/matches/**")
         self.page.wait_for_function(

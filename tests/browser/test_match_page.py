@@ -126,6 +126,7 @@ class Player(BrowserPlayer):
     """One logged-in browser context and its page; static files from static/."""
 
     shot_prefix = "match-page-"
+    page_object = "matchPage"
 
     def __init__(self, browser: Any, base: str, user: str | None, *, phone: bool = False):
         options: dict[str, Any] = ({"viewport": (390, 844), **PHONE} if phone
@@ -157,20 +158,11 @@ class Player(BrowserPlayer):
         self.page.wait_for_function("() => window.matchPage && window.matchPage.state")
 
     @property
-    def state(self) -> Any:
-        return self.page.evaluate("() => window.matchPage.state")
-
-    @property
-    def version(self) -> int:
-        return int(self.page.evaluate("() => window.matchPage.version"))
-
-    @property
     def view(self) -> Any:
         return self.state["view"]
 
-    def wait_version(self, above: int, timeout: float = 8.0) -> None:
-        self.page.wait_for_function(f"() => window.matchPage.version > {above}",
-                                    timeout=timeout * 1000)
+    def wait_version(self, above: int, timeout_ms: float | None = 8_000) -> None:
+        super().wait_version(above, timeout_ms)
 
     def close(self) -> None:
         assert not self.errors, self.errors
