@@ -38,7 +38,8 @@ from bench.live import BenchStack, percentile
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bench_flood"
 NO_LIMITS = {"MAX_SOCKETS_PER_USER": "100000", "USER_COMMANDS_PER_S": "1000000",
-             "USER_COMMAND_BURST": "1000000"}
+             "USER_COMMAND_BURST": "1000000", "SOCKET_OPENINGS_BURST": "1000000",
+             "SOCKET_OPENINGS_PER_S": "1000000"}
 
 
 @dataclass

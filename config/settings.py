@@ -324,6 +324,10 @@ HEARTBEAT_INTERVAL_S = float(os.environ.get("HEARTBEAT_INTERVAL_S", "1"))
 # open sockets of all kinds, and one budget for the commands and syncs of all its sockets
 # and HTTP calls. The platform's computer players are exempt.
 MAX_SOCKETS_PER_USER = int(os.environ.get("MAX_SOCKETS_PER_USER", "16"))
+# Sockets opened with one token or session cookie, per web process, before any look-up: a
+# browser restoring four tabs at once (two sockets a page), then two a second.
+SOCKET_OPENINGS_BURST = float(os.environ.get("SOCKET_OPENINGS_BURST", "8"))
+SOCKET_OPENINGS_PER_S = float(os.environ.get("SOCKET_OPENINGS_PER_S", "2"))
 USER_COMMANDS_PER_S = float(os.environ.get("USER_COMMANDS_PER_S", "10"))
 USER_COMMAND_BURST = float(os.environ.get("USER_COMMAND_BURST", "30"))
 # A full garbage collection this often in each web process (config/collector.py; 0: off).

@@ -71,8 +71,6 @@ return ok
 """
 
 
-CONNECT_BURST = 8.0  # a browser restoring four tabs at once (two sockets a page)
-CONNECT_RATE_PER_S = 2.0
 FLOOD_CLOSE_CODE = 4429
 
 
@@ -342,8 +340,7 @@ class ConnectLimiter:
     on a hash of the credential, so before any database work. Bounded: the least recently
     seen credentials are forgotten first."""
 
-    def __init__(self, rate: float = CONNECT_RATE_PER_S, burst: float = CONNECT_BURST,
-                 remembered: int = 10_000) -> None:
+    def __init__(self, rate: float, burst: float, remembered: int = 10_000) -> None:
         self.rate = rate
         self.burst = burst
         self.remembered = remembered
@@ -359,7 +356,7 @@ class ConnectLimiter:
         return bucket.allow()
 
 
-CONNECTS = ConnectLimiter()
+CONNECTS = ConnectLimiter(settings.SOCKET_OPENINGS_PER_S, settings.SOCKET_OPENINGS_BURST)
 
 
 def credential_of(raw_token: str | None, session_cookie: str | None) -> str | None:
