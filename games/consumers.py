@@ -57,12 +57,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.groups_joined = []
         self.seats = []
         self.role = ""  # no broadcast text until the connection is accepted
-        self.bucket = live_limits.TokenBucket(RATE_PER_S, BURST)
-        self.dropped = 0
+        self.flood = live_limits.FloodGuard(RATE_PER_S, BURST, MAX_DROPPED, warn_every=20)
         self.answered: OrderedDict[str, str] = OrderedDict()  # command id -> its answer
         self.share = await SocketShare.claim(self.scope.get("user"))
         if not self.share.admitted:
-            await self.refuse_over_share()
+            await SocketShare.refuse(self)
             return
         # Subscribed first, so that no move falls between the snapshot and the first
         # broadcast; nothing reaches the socket before it is accepted, and a refused
@@ -83,13 +82,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.counted = True
         await self.accept()
         await self.send_json(message)
-
-    async def refuse_over_share(self) -> None:
-        """Accepted only to be closed with a code and a reason the client can show (a
-        handshake refused before acceptance reaches a browser as a bare 1006)."""
-        await self.accept()
-        await self.error(*self.share.refusal())
-        await self.close(code=self.share.close_code())
 
     def _open(self, user: Any) -> tuple[list[int], dict[str, Any], bool] | None:
         match = self._read_match()
@@ -135,12 +127,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         received = time.time()  # the receipt time stamps the command
-        if not self.bucket.allow():
-            self.dropped += 1
-            if self.dropped > MAX_DROPPED:
-                await self.close(code=live_limits.FLOOD_CLOSE_CODE)
-            elif self.dropped % 20 == 1:
-                await self.error("rate_limited", _("Too many messages: slow down."))
+        if not await self.flood.admit(self):
             return
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
             await self.error("bad_request", _("Send one JSON text message of at most 4 KB."))

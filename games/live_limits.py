@@ -294,7 +294,6 @@ class SocketShare:
         self.member = member
         self.admitted = admitted
         self.exempt = False  # set once the account is known to be a computer player
-        self.over_cap = not admitted
 
     @classmethod
     async def claim(cls, user: Any) -> SocketShare:
@@ -321,18 +320,45 @@ class SocketShare:
             return True
         return await spend_command(self.owner)
 
-    def refusal(self) -> tuple[str, str]:
-        return ("too_many_sockets",
-                _("This account has too many open connections (%(n)s): close other tabs "
-                  "or programs that use it, then reload.") % {"n": settings.MAX_SOCKETS_PER_USER})
-
-    def close_code(self) -> int:
-        return TOO_MANY_SOCKETS_CLOSE_CODE
+    @staticmethod
+    async def refuse(consumer: Any) -> None:
+        """A socket past its account's cap: accepted only to be told why and closed (a
+        handshake refused before acceptance reaches a browser as a bare 1006)."""
+        await consumer.accept()
+        message = _("This account has too many open connections (%(n)s): close other tabs "
+                    "or programs that use it, then reload.") % {
+                        "n": settings.MAX_SOCKETS_PER_USER}
+        error = {"type": "error", "code": "too_many_sockets", "message": message}
+        await consumer.send(text_data=orjson.dumps(error).decode())
+        await consumer.close(code=TOO_MANY_SOCKETS_CLOSE_CODE)
 
     @staticmethod
     def over_budget() -> tuple[str, str]:
         return ("rate_limited",
                 _("Too many commands from this account at once: wait a moment."))
+
+
+class FloodGuard:
+    """A socket's own message rate: past it a message is dropped, every ``warn_every``-th
+    dropped one is answered ``rate_limited``, and past ``max_dropped`` the socket closes."""
+
+    def __init__(self, rate: float, burst: float, max_dropped: int, warn_every: int) -> None:
+        self.bucket = TokenBucket(rate, burst)
+        self.max_dropped = max_dropped
+        self.warn_every = warn_every
+        self.dropped = 0
+
+    async def admit(self, consumer: Any) -> bool:
+        if self.bucket.allow():
+            return True
+        self.dropped += 1
+        if self.dropped > self.max_dropped:
+            await consumer.close(code=FLOOD_CLOSE_CODE)
+        elif self.dropped % self.warn_every == 1:
+            error = {"type": "error", "code": "rate_limited",
+                     "message": _("Too many messages: slow down.")}
+            await consumer.send(text_data=orjson.dumps(error).decode())
+        return False
 
 
 class ConnectLimiter:

@@ -15,11 +15,9 @@ from typing import Any
 import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.utils.translation import gettext as _
 
 from accounts.credentials import REVOKED_CLOSE_CODE, revocation_applies, socket_user_group
-from games import live_limits
-from games.live_limits import SocketShare, TokenBucket
+from games.live_limits import FloodGuard, SocketShare
 
 from .notify import pending_for, user_group
 
@@ -34,18 +32,14 @@ class NotificationConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.groups_joined = []
-        self.bucket = TokenBucket(RATE_PER_S, BURST)
-        self.dropped = 0
+        self.flood = FloodGuard(RATE_PER_S, BURST, MAX_DROPPED, warn_every=10)
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
         self.share = await SocketShare.claim(user)
         if not self.share.admitted:
-            await self.accept()
-            code, message = self.share.refusal()
-            await self.send_json({"type": "error", "code": code, "message": message})
-            await self.close(code=self.share.close_code())
+            await SocketShare.refuse(self)
             return
         for name in (user_group(user.pk), socket_user_group(self.scope)):
             if name is not None:  # losing the credential closes this socket
@@ -63,13 +57,7 @@ class NotificationConsumer(AsyncWebsocketConsumer):
             await share.release()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.bucket.allow():
-            self.dropped += 1
-            if self.dropped > MAX_DROPPED:
-                await self.close(code=live_limits.FLOOD_CLOSE_CODE)
-            elif self.dropped % 10 == 1:
-                await self.send_json({"type": "error", "code": "rate_limited",
-                                      "message": _("Too many messages: slow down.")})
+        if not await self.flood.admit(self):
             return
         if text_data is not None and len(text_data) <= MAX_MESSAGE_BYTES:
             try:
