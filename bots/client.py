@@ -16,6 +16,7 @@ import asyncio
 import itertools
 import json
 import random
+import secrets
 import time
 import urllib.error
 import urllib.request
@@ -72,12 +73,19 @@ class Api:
         return "ws" + self.base_url[len("http"):]
 
 
+SEED_MESSAGE_ID = "seed"
+
+
 class MatchConnection:
     """One websocket to a match: keeps the latest state, sends commands with its version."""
 
     def __init__(self, api: Api, match_id: str, on_message: Callable[[JSON], None] | None = None,
-                 reconnect: bool = True):
+                 reconnect: bool = True, send_seed: bool = True):
         self.api = api
+        # Our own seed for the match's chance (docs/fairness.md), sent once while the
+        # first deal or roll waits for the players' seeds.
+        self.send_seed = send_seed
+        self.seed_sent = False
         self.match_id = match_id
         self.on_message = on_message
         self.reconnect = reconnect
@@ -151,6 +159,9 @@ class MatchConnection:
         if kind == "state" and message.get("version", 0) >= self.version:
             self.state = message
             self.version = message["version"]
+            await self._seed_if_open(message)
+        elif kind == "result" and message.get("id") == SEED_MESSAGE_ID:
+            pass  # our seed's answer: nothing to decide on
         elif kind == "result":
             self.awaiting_result = False
             # Whether applied or refused, decide next on a state at least this new:
@@ -170,6 +181,15 @@ class MatchConnection:
         await self._send(orjson.dumps({"type": "command", "action": action,
                                        "version": self.version, "id": message_id}).decode())
         return message_id
+
+    async def _seed_if_open(self, state: JSON) -> None:
+        fairness = (state.get("match") or {}).get("fairness") or {}
+        mine = state.get("views") or ([state["view"]] if "view" in state else [])
+        playing = any(view.get("seat") is not None for view in mine)
+        if self.send_seed and not self.seed_sent and playing and fairness.get("seeds_open"):
+            self.seed_sent = True
+            await self._send(orjson.dumps({"type": "seed", "seed": secrets.token_hex(16),
+                                           "id": SEED_MESSAGE_ID}).decode())
 
     async def sync(self) -> None:
         await self._send('{"type": "sync"}')

@@ -314,6 +314,9 @@ TEST_FIXED_DEALS = env_bool("TEST_FIXED_DEALS", False)
 TEST_DEALS_SEED = os.environ.get("TEST_DEALS_SEED", "1")
 if TEST_FIXED_DEALS and not DEBUG:
     raise ImproperlyConfigured("TEST_FIXED_DEALS cannot be enabled in production.")
+# Seeded chance (docs/fairness.md): how long a new match's first deal or roll waits for
+# its players' own seeds (each page sends one as it opens; a seat with none counts as "").
+FAIR_SEED_WAIT_S = float(os.environ.get("FAIR_SEED_WAIT_S", "8"))
 
 # Clock safety (docs/clock-and-outages.md): a flag that falls after the web tier could not
 # receive commands for more than OUTAGE_GAP_S seconds while the clock ran annuls the match.

@@ -366,6 +366,24 @@ def match_command(request: HttpRequest, match_id: Any) -> JsonResponse:
 
 
 @api_view(["POST"])
+def match_seed(request: HttpRequest, match_id: Any) -> JsonResponse:
+    """A player's own seed for the match's chance, before its first deal or roll."""
+    refused = _over_budget(request)
+    if refused is not None:
+        return refused
+    try:
+        data = parse_json(request_body(request) or b"null")
+    except BadBody as exc:
+        return _error(exc.status, exc.code, str(exc))
+    if not isinstance(data, dict) or set(data) - {"seed"} or "seed" not in data:
+        return _error(400, "bad_request", _("Send an object with one field, 'seed'."))
+    result = services.do_send_seed(match_id, request.api_user, data["seed"])  # type: ignore[attr-defined]
+    status = {"ok": 200, "not_found": 404, "forbidden": 403, "bad_request": 400}.get(
+        result.code, 409)
+    return JsonResponse(result.as_dict(), status=status)
+
+
+@api_view(["POST"])
 def match_rematch(request: HttpRequest, match_id: Any) -> JsonResponse:
     match = _get_match(match_id)
     if match is None:

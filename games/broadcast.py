@@ -19,6 +19,7 @@ from channels.layers import get_channel_layer
 from games.engine.plugin import GamePlugin
 from games.engine.protocol import GameState
 
+from . import deals
 from .models import Match
 
 SPECTATORS = "spectators"
@@ -62,6 +63,7 @@ def views_for(match: Match, plugin: GamePlugin, engine: GameState) -> dict[str, 
             "winner": match.winner,
             "reason": match.reason,
             "rating_changes": _rating_changes(match),
+            "fairness": deals.public(match),
         },
     }
 

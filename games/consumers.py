@@ -3,6 +3,7 @@
 Client -> server messages (docs/api.md):
   {"type": "command", "action": {...record-shaped action...}, "version": n, "id": "..."}
   {"type": "sync"}   -> a fresh snapshot of this connection's view
+  {"type": "seed", "seed": "...", "id": "..."}  -> a player's own seed (docs/fairness.md)
   {"type": "ping"}
 Server -> client: {"type": "state", ...}, {"type": "result", "id", "ok", "code", "message",
 "version"}, {"type": "error", "code", "message"}, {"type": "pong"}.
@@ -176,8 +177,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=reply)
             if result.code in ("stale", "late"):
                 await self.send_snapshot()
+        elif kind == "seed":
+            await self._seed_message(data, received)
         else:
             await self.error("unknown_type", _("Unknown message type."))
+
+    async def _seed_message(self, data: dict[str, Any], received: float) -> None:
+        """A player's own seed for the match's chance, answered like a command."""
+        command_id = data.get("id") if _valid_id(data.get("id")) else None
+        if not await self.share.spend():
+            result = services.CommandResult(False, *self.share.over_budget())
+        else:
+            outbox = broadcast.start_outbox()
+            try:
+                result = await run_in_writer(services.do_send_seed, self.match_id,
+                                             self.scope.get("user"), data.get("seed"), received)
+            finally:
+                await broadcast.flush_outbox(outbox)
+        await self.send_json({"type": "result", "id": command_id, **result.as_dict()})
 
     def _command(self, data: Any, received: float) -> services.CommandResult:
         # A connection that died while idle (a database restart) costs one retry on a

@@ -47,6 +47,16 @@ class Match(models.Model):
     # Chance outcomes applied so far (deals, rolls): the next one's number, from which a
     # fixed test seed derives it.
     chances = models.PositiveIntegerField(default=0)
+    # Seeded chance (games/deals.py, games/engine/fairness.py): the server's secret seed
+    # (hex; shown only once the match is over), its SHA-256 shown from the start, each
+    # seat's own seed (None until sent; sent only before the first chance event), and
+    # until when the first chance event waits for them. Blank for matches from before
+    # seeded deals and for fixed test deals: their chance cannot be verified.
+    fair_algorithm = models.CharField(max_length=64, blank=True, default="")
+    fair_server_seed = models.CharField(max_length=64, blank=True, default="")
+    fair_commitment = models.CharField(max_length=64, blank=True, default="")
+    fair_player_seeds = models.JSONField(default=list, blank=True)
+    fair_seeds_until = models.FloatField(null=True, blank=True)
     # The time of the last logged event (match microseconds). A column of the locked row,
     # not a query of the log: under READ COMMITTED a subquery would still see the log as
     # it was before the lock wait.

@@ -28,9 +28,8 @@ from games.engine.plugin import ActionError, GamePlugin, RulesError
 from games.engine.protocol import GameState, Illegal, Step
 from games.rules_text import rules_message
 
-from . import broadcast, heartbeat, match_cache, rawsql
+from . import broadcast, deals, heartbeat, match_cache, rawsql
 from .deadlines import schedule_deadline
-from .deals import chance_rng
 from .models import Match, MatchEvent, MatchSeat
 from .signals import match_annulled, match_finished
 from .store import load_engine, plugin_of, save_engine
@@ -129,13 +128,16 @@ def _pending_events(match: Match) -> list[dict[str, Any]]:
 
 def _chance_if_due(match: Match, plugin: GamePlugin, engine: GameState,
                    t_us: int | None = None) -> list[Any]:
-    """Apply the chance outcomes due now (deals, rolls), each drawn by the server and logged."""
+    """Apply the chance outcomes due now (deals, rolls), each derived from the match's
+    seeds and logged. The first waits while its players may still send their seeds."""
     steps: list[Any] = []
     at = match.last_t_us if t_us is None else t_us
     for _attempt in range(MAX_CHANCES_AT_ONCE):
         if not engine.needs_chance() or engine.result is not None:
             break
-        outcome = plugin.sample_chance(engine, chance_rng(match.pk, match.chances))
+        if deals.waits_for_seeds(match, time.time()):
+            break
+        outcome = plugin.sample_chance(engine, deals.chance_source(match))
         steps += plugin.apply_chance(engine, outcome, at)
         match.chances += 1
         _append(match, MatchEvent.Kind.CHANCE, at, payload=outcome)
@@ -224,6 +226,8 @@ def _save(match: Match, plugin: GamePlugin, engine: GameState, version_before: i
             match_finished.send(Match, match=match, ranks=ranks)  # ratings, tournaments
     deadline = engine.next_deadline_us()
     match.deadline_at = None if deadline is None else wall_time(match, deadline)
+    if deadline is None and deals.waits_for_seeds(match, time.time()):
+        match.deadline_at = match.fair_seeds_until  # the beat sweep deals when it closes
     events = _pending_events(match)
     if unless_moved:
         # The status too: a row changed without a new version (staff editing it) is
@@ -308,7 +312,7 @@ def do_create_match(*users: AbstractBaseUser, rated: bool, rules: dict[str, Any]
     parsed = check_rules(plugin, rules, seats, rated=rated, one_device=one_device)
     practice = seats > 1 and len({user.pk for user in users}) == 1
     with transaction.atomic():
-        match = Match.objects.create(
+        match = Match(
             game=plugin.key, seat_count=seats, seat_users=[user.pk for user in users],
             seat_names=[user.get_username() for user in users],
             # Ratings compare players: a solo game or practice is never rated.
@@ -317,6 +321,8 @@ def do_create_match(*users: AbstractBaseUser, rated: bool, rules: dict[str, Any]
             rules=plugin.rules_to_dict(parsed), started_wall=time.time(),
             rematch_of=rematch_of,
         )
+        deals.seed_new_match(match)
+        match.save(force_insert=True)
         MatchSeat.objects.bulk_create([MatchSeat(match=match, index=i, user=user)
                                        for i, user in enumerate(users)])
         engine = plugin.new_state(parsed, seats)
@@ -400,6 +406,10 @@ def _command_on_copy(match_id: Any, user: AbstractBaseUser | None, action: dict[
     if copy is None:
         return None
     match, engine = copy
+    if match.chances == 0:
+        # Before the first chance event another process may have taken a seed that this
+        # copy does not hold (seeds do not move the version): that event is the locked way's.
+        return None
     plugin = plugin_of(match)
     seat, code = parse_command(plugin, action, expected)
     before = match.version
@@ -452,9 +462,38 @@ def do_advance(match_id: Any, now_wall: float | None = None) -> bool:
         before = match.version
         plugin = plugin_of(match)
         engine = load_engine(match)
-        _advance_time(match, plugin, engine, _effective_us(match, now))
+        t_us = _effective_us(match, now)
+        _advance_time(match, plugin, engine, t_us)
+        _chance_if_due(match, plugin, engine, t_us)  # the seeds' window may have closed
         _save(match, plugin, engine, before)
         return match.version != before
+
+
+def do_send_seed(match_id: Any, user: AbstractBaseUser | None, seed: Any,
+                 received_wall: float | None = None) -> CommandResult:
+    """Take a player's own seed for the match's chance (for every seat they hold); the
+    first deal or roll is made at once when every seat has sent one. Refused after it."""
+    with transaction.atomic():
+        try:
+            match = _locked(match_id)
+        except (Match.DoesNotExist, ValueError, ValidationError):
+            return CommandResult(False, "not_found", _("There is no such match."))
+        try:
+            seed = deals.check_seed(match, access_match_seats(match, user), seed)
+        except deals.SeedError as exc:
+            return CommandResult(False, exc.code, str(exc), match.version)
+        seeds = list(match.fair_player_seeds)
+        for seat in access_match_seats(match, user):
+            seeds[seat] = seed
+        match.fair_player_seeds = seeds
+        Match.objects.filter(pk=match.pk).update(fair_player_seeds=seeds)
+        before = match.version
+        plugin = plugin_of(match)
+        engine = load_engine(match)
+        received = time.time() if received_wall is None else received_wall
+        _chance_if_due(match, plugin, engine, _effective_us(match, received))
+        _save(match, plugin, engine, before, force=True)  # everybody sees the seed
+        return CommandResult(True, "ok", "", match.version)
 
 
 def do_annul(match: Match, reason: str) -> None:

@@ -15,6 +15,7 @@ from games import registry
 from games.engine.plugin import GamePlugin, LogEntry
 from games.engine.protocol import GameState, Illegal
 
+from .deals import record_block
 from .models import Match, MatchEvent
 
 STATE_FORMAT = 2  # bump when the engine's attributes change: old caches are rebuilt
@@ -71,5 +72,10 @@ def rebuild(match: Match) -> GameState:
 
 
 def export_record(match: Match) -> dict[str, Any]:
+    """The match's record (its game's format), with the seeds its chance came from."""
     plugin = plugin_of(match)
-    return plugin.export_record(match.players(), rules_of(match), log_of(match))
+    record = plugin.export_record(match.players(), rules_of(match), log_of(match))
+    fairness = record_block(match)
+    if fairness is not None:
+        record["fairness"] = fairness.as_dict()
+    return record

@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/matches/<uuid:match_id>", api.match_detail),
     path("api/matches/<uuid:match_id>/commands", api.match_command),
     path("api/matches/<uuid:match_id>/rematch", api.match_rematch),
+    path("api/matches/<uuid:match_id>/seed", api.match_seed),
     path("api/matches/<uuid:match_id>/record", api.match_record),
     path("api/matches/<uuid:match_id>/advice", advice.match_advice),
     path("api/matches/<uuid:match_id>/analysis", advice.match_analysis),

@@ -36,9 +36,14 @@ def need(condition: Any, reason: str) -> None:
 TEST_COMMAND_BUDGET = {"USER_COMMANDS_PER_S": 10_000.0, "USER_COMMAND_BURST": 10_000.0}
 
 
+# Nor do they send their own seeds (docs/fairness.md): a match's first deal or roll is
+# made at once, from empty player seeds. The tests of seeds set their own window.
+TEST_SEED_WAIT = {"FAIR_SEED_WAIT_S": 0.0}
+
+
 @pytest.fixture(autouse=True)
 def _fast_players_command_budget(settings: Any) -> None:
-    for name, value in TEST_COMMAND_BUDGET.items():
+    for name, value in {**TEST_COMMAND_BUDGET, **TEST_SEED_WAIT}.items():
         setattr(settings, name, value)
 
 
@@ -81,6 +86,7 @@ def live_stack(django_db_setup: Any, django_db_blocker: Any, redis_url: str,
         "DEBUG": "true",
         "VAR_DIR": str(workdir),
         "TEST_FIXED_DEALS": "true",
+        "FAIR_SEED_WAIT_S": "0",
         "TEST_DEALS_SEED": "live-tests",
         "ACCOUNT_RATE_LIMITS_OFF": "true",
         "ACCOUNT_EMAIL_VERIFICATION": "none",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from games.engine.plugin import (
@@ -14,12 +15,13 @@ from games.engine.plugin import (
     RulesError,
     gettext_noop,
 )
-from games.engine.protocol import JSON, GameState, Illegal
+from games.engine.protocol import JSON, ChanceSource, GameState, Illegal, RecordedChance
 
 from . import actions as A
 from . import bot, odds
 from .frames import frames as build_frames
 from .record import FORMAT, chance_from_dict, chance_to_dict, export
+from .record import parse as parse_record
 from .replay import replay_document
 from .replay_text import REPLAY_STRINGS
 from .rules import CONVENTIONS, STANDARD_ROUNDS, Rules, check_seats, parse_rules
@@ -56,6 +58,7 @@ class DicePlugin(GamePlugin):
     board_template = "games/dice/board.html"
     board_module = "games/dice/board.js"
     replay_module = "games/dice/replay.js"
+    chance_module = "games/dice/chance.js"
     replay_strings = REPLAY_STRINGS
     rules_template = "games/dice/rules.html"
     terminal_actions = frozenset({"resign"})
@@ -86,12 +89,30 @@ class DicePlugin(GamePlugin):
                              "seats", "seats")
         return DiceGame(_rules(rules), seats)
 
-    def sample_chance(self, state: GameState, rng: random.Random) -> JSON:
+    def sample_chance(self, state: GameState, rng: ChanceSource) -> JSON:
         due = _game(state).chance_due()
         if due is None or state.result is not None:
             raise ChanceError("no dice are due now")
-        dice = [rng.randint(1, 6) for _ in range(due.count)]
-        return chance_to_dict(due.kind, due.seat, dice)
+        return chance_to_dict(due.kind, due.seat, roll(rng, due.count))
+
+    def recorded_chances(self, record_data: JSON) -> list[RecordedChance]:
+        """Every die in the order rolled: an order die, a turn's five, a re-roll's
+        others; each die is ``randint(1, 6)``."""
+        events: list[RecordedChance] = []
+        turn = 0
+        for action in parse_record(record_data).actions:
+            if action.kind == "order":
+                where = f"order roll of seat {action.seat}"
+            elif action.kind == "roll":
+                turn += 1
+                where = f"turn {turn} (seat {action.seat}): roll"
+            elif action.kind == "improve":
+                where = f"turn {turn} (seat {action.seat}): re-roll"
+            else:
+                continue
+            events.append(RecordedChance(where, {"dice": list(action.dice)},
+                                         _roller(len(action.dice))))
+        return events
 
     def apply_chance(self, state: GameState, outcome: JSON, now_us: int) -> list[Any]:
         try:
@@ -213,3 +234,12 @@ class DicePlugin(GamePlugin):
 
 
 GAME = DicePlugin()
+
+
+def _roller(count: int) -> Callable[[ChanceSource], JSON]:
+    return lambda rng: {"dice": roll(rng, count)}
+
+
+def roll(rng: ChanceSource, count: int) -> list[int]:
+    """``count`` dice, each ``randint(1, 6)``."""
+    return [rng.randint(1, 6) for _ in range(count)]

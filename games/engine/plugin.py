@@ -4,7 +4,8 @@ and boardgame.io's game object): the server knows no game, only this interface.
 Each game's folder has a ``plugin.py`` with one ``GAME`` object of a class that derives
 from :class:`GamePlugin`; ``games/registry.py`` lists them, one line a game. Everything
 here is pure: no Django, no clock reads, no randomness of its own (a ``random.Random``
-is passed in where chance is needed, so deals and rolls can come from committed seeds).
+is passed in where chance is needed: the server's is derived from committed seeds,
+``fairness.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .clock import MatchClock
-from .protocol import JSON, GameState, gettext_noop
+from .protocol import JSON, ChanceSource, GameState, RecordedChance, gettext_noop
 
 __all__ = ["gettext_noop"]  # the games import it from here too
 
@@ -121,6 +122,10 @@ class GamePlugin(ABC):
     # page (templates/games/replay_table.html, static/js/replay_shell.js); None: the
     # Spectacular Bid viewer (templates/games/replay.html).
     replay_module: str | None = None
+    # The browser's fairness check (docs/fairness.md): a static path to an ES module
+    # exporting ``recordedChances(record) -> [{where, recorded, draw(source)}]``, this
+    # game's ``recorded_chances`` in JavaScript, for static/js/fairness.js.
+    chance_module: str
     # The strings that module shows, by the key it looks them up with: plain English
     # marked with ``gettext_noop``, translated by the Django side (games/pages.py).
     replay_strings: dict[str, str] = {}
@@ -164,9 +169,11 @@ class GamePlugin(ABC):
         """A new match under parsed rules (``parse_rules``) for ``seats`` seats."""
 
     @abstractmethod
-    def sample_chance(self, state: GameState, rng: random.Random) -> JSON:
+    def sample_chance(self, state: GameState, rng: ChanceSource) -> JSON:
         """The chance outcome due now (``state.needs_chance()``), as a JSON-ready dict
-        (the event log stores it)."""
+        (the event log stores it). Only ``rng``'s ``shuffle``, ``sample`` and ``randint``
+        are used, so that a derived source (``fairness.DerivedChance``) gives the same
+        outcome to every verifier."""
 
     @abstractmethod
     def apply_chance(self, state: GameState, outcome: JSON, now_us: int) -> list[Any]:
@@ -251,6 +258,12 @@ class GamePlugin(ABC):
         """The post-game analysis of a record of this game's format (each decision beside
         the best one), or None for a game that has none."""
         return None
+
+    @abstractmethod
+    def recorded_chances(self, record: JSON) -> list[RecordedChance]:
+        """Every chance event of a record of this game's format, in the order the match
+        drew them, each with how ``sample_chance`` derives it again (``fairness.verify``);
+        RecordError when the record is malformed."""
 
     @abstractmethod
     def replay_document(self, text: bytes, with_legal: bool) -> ReplayOutcome:

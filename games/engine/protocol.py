@@ -9,10 +9,12 @@ Chance (a deal, a roll) is passed in from outside with the game's own method.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 JSON = dict[str, Any]
+T = TypeVar("T")
 
 
 def gettext_noop(text: str) -> str:
@@ -118,3 +120,27 @@ class GameState(ABC):
     @abstractmethod
     def result(self) -> Result | None:
         """The result once the match is over."""
+
+
+class ChanceSource(Protocol):
+    """What a game's ``sample_chance`` may ask of its source of chance (a ``random.Random``
+    has these too, for the search's and the tests' own draws)."""
+
+    def shuffle(self, x: MutableSequence[Any]) -> None: ...
+
+    def sample(self, population: Sequence[T], k: int) -> list[T]: ...
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedChance:
+    """One chance event as a record holds it, and how to derive it again.
+
+    ``where`` names it for people ("hand 3", "turn 7: seat 1's roll"); ``recorded`` is
+    the outcome in a form that compares equal to what ``draw`` derives from a source.
+    """
+
+    where: str
+    recorded: JSON
+    draw: Callable[[ChanceSource], JSON]

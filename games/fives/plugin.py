@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from typing import Any
 
+from games.dominoes.chance import cut, deal_outcome, shuffled_set
 from games.dominoes.hidden import redeal_hidden
 from games.dominoes.tiles import TILE_COUNT, tile_name
 from games.engine.clock import MatchClock
@@ -17,7 +19,7 @@ from games.engine.plugin import (
     ReplayOutcome,
     gettext_noop,
 )
-from games.engine.protocol import JSON, GameState, Illegal, Step
+from games.engine.protocol import JSON, ChanceSource, GameState, Illegal, RecordedChance, Step
 
 from . import actions as A
 from . import bot, frames, record, replay
@@ -45,6 +47,7 @@ class FivesPlugin(GamePlugin):
     board_template = "games/fives/board.html"
     board_module = "games/fives/board.js"
     replay_module = "games/fives/replay.js"
+    chance_module = "games/fives/chance.js"
     replay_strings = REPLAY_STRINGS
     rules_template = "games/fives/rules.html"
     terminal_actions = frozenset({"resign"})
@@ -71,22 +74,38 @@ class FivesPlugin(GamePlugin):
     def new_state(self, rules: Any, seats: int) -> FivesState:
         return FivesState(_rules(rules, seats), seats)
 
-    def sample_chance(self, state: GameState, rng: random.Random) -> JSON:
+    def sample_chance(self, state: GameState, rng: ChanceSource) -> JSON:
         """The next hand's deal; before the first hand also the lots (one tile a seat)."""
         game = _fives(state)
         if not game.needs_chance():
             raise ValueError("no chance outcome is due now")
         outcome: JSON = {}
         if game.hand_no < 0:
-            outcome["lots"] = [tile_name(t) for t in rng.sample(range(TILE_COUNT), game.num_seats)]
-        tiles = list(range(TILE_COUNT))
-        rng.shuffle(tiles)
-        seats = game.num_seats
-        outcome["deal"] = record.deal_to_dict(Deal(
-            [tiles[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i in range(seats)],
-            tiles[seats * HAND_SIZE:],
-        ))
+            outcome["lots"] = [tile_name(t) for t in _draw_lots(rng, game.num_seats)]
+        hands, bazaar = cut(shuffled_set(rng), game.num_seats, HAND_SIZE)
+        outcome["deal"] = record.deal_to_dict(Deal(hands, bazaar))
         return outcome
+
+    def recorded_chances(self, record_data: JSON) -> list[RecordedChance]:
+        """One deal a hand, the first after the lots: the lots are the first tiles of a
+        partial shuffle of the set, then the whole set is shuffled and cut into hands of 7
+        and the bazaar in draw order."""
+        parsed = record.parse(record_data)
+        seats = parsed.seats
+
+        def drawer(first: bool) -> Callable[[ChanceSource], JSON]:
+            def draw(rng: ChanceSource) -> JSON:
+                lots = [tile_name(t) for t in _draw_lots(rng, seats)] if first else None
+                hands, bazaar = cut(shuffled_set(rng), seats, HAND_SIZE)
+                return {"lots": lots, **deal_outcome(hands, bazaar)}
+            return draw
+
+        lots = None if parsed.lots is None else [tile_name(t) for t in parsed.lots]
+        return [RecordedChance(f"hand {h}",
+                               {"lots": lots if h == 0 else None,
+                                **deal_outcome(hand.deal.hands, hand.deal.bazaar)},
+                               drawer(h == 0))
+                for h, hand in enumerate(parsed.hands)]
 
     def apply_chance(self, state: GameState, outcome: JSON, now_us: int) -> list[Step]:
         """Deal the next hand at ``now_us``; RecordError (nothing changed) when the outcome
@@ -190,3 +209,8 @@ class FivesPlugin(GamePlugin):
 
 
 GAME = FivesPlugin()
+
+
+def _draw_lots(rng: ChanceSource, seats: int) -> list[int]:
+    """One tile a seat by lot, before the first hand (a partial shuffle of the set)."""
+    return rng.sample(range(TILE_COUNT), seats)

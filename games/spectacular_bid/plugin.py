@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+from games.dominoes.chance import cut, deal_outcome, shuffled_set
 from games.dominoes.hidden import redeal_hidden
 from games.engine.clock import MatchClock
 from games.engine.plugin import (
@@ -19,7 +20,7 @@ from games.engine.plugin import (
     RulesError,
     gettext_noop,
 )
-from games.engine.protocol import JSON, GameState, Illegal
+from games.engine.protocol import JSON, ChanceSource, GameState, Illegal, RecordedChance
 
 from . import actions as A
 from . import bot, frames, record, replay
@@ -37,6 +38,7 @@ class SpectacularBid(GamePlugin):
     key = "spectacular-bid"
     name = gettext_noop("Spectacular Bid")
     record_format = record.FORMAT
+    chance_module = "games/spectacular_bid/chance.js"
     seat_counts = (2,)
     versionless = frozenset({"continue", "resign", "abort"})
     has_one_device = True
@@ -73,10 +75,18 @@ class SpectacularBid(GamePlugin):
     def new_state(self, rules: Any, seats: int) -> GameState:
         return Engine(rules)
 
-    def sample_chance(self, state: GameState, rng: random.Random) -> JSON:
-        tiles = list(range(28))
-        rng.shuffle(tiles)
-        return record.deal_to_dict(deal_from_order(tiles))
+    def sample_chance(self, state: GameState, rng: ChanceSource) -> JSON:
+        return record.deal_to_dict(deal_from_order(shuffled_set(rng)))
+
+    def recorded_chances(self, record_data: JSON) -> list[RecordedChance]:
+        """One deal a hand: the shuffled set, 7 + 7, then the boneyard in draw order."""
+        def draw(rng: ChanceSource) -> JSON:
+            deal = deal_from_order(shuffled_set(rng))
+            return deal_outcome(deal.hands, deal.boneyard)
+
+        return [RecordedChance(f"hand {h}", deal_outcome(hand.deal.hands, hand.deal.boneyard),
+                               draw)
+                for h, hand in enumerate(record.parse(record_data).hands)]
 
     def apply_chance(self, state: GameState, outcome: JSON, now_us: int) -> list[Any]:
         return _engine(state).deal(record.deal_from_dict(outcome))
@@ -179,10 +189,8 @@ class SpectacularBid(GamePlugin):
 
 def deal_from_order(tiles: list[int]) -> Deal:
     """A deal from a shuffled set: two hands of 7, then the boneyard in draw order."""
-    return Deal(
-        (tiles[:HAND_SIZE], tiles[HAND_SIZE : 2 * HAND_SIZE]),
-        tiles[2 * HAND_SIZE : 2 * HAND_SIZE + BONEYARD_SIZE],
-    )
+    hands, boneyard = cut(tiles[:2 * HAND_SIZE + BONEYARD_SIZE], 2, HAND_SIZE)
+    return Deal((hands[0], hands[1]), boneyard)
 
 
 GAME = SpectacularBid()
