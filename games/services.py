@@ -132,10 +132,11 @@ def _chance_if_due(match: Match, plugin: GamePlugin, engine: GameState,
     seeds and logged. The first waits while its players may still send their seeds."""
     steps: list[Any] = []
     at = match.last_t_us if t_us is None else t_us
+    now = time.time() if t_us is None else wall_time(match, t_us)
     for _attempt in range(MAX_CHANCES_AT_ONCE):
         if not engine.needs_chance() or engine.result is not None:
             break
-        if deals.waits_for_seeds(match, time.time()):
+        if deals.waits_for_seeds(match, now):
             break
         outcome = plugin.sample_chance(engine, deals.chance_source(match))
         steps += plugin.apply_chance(engine, outcome, at)
