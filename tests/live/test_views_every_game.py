@@ -15,14 +15,16 @@ import asyncio
 import random
 from typing import Any
 
+import orjson
 import pytest
 
 from bots.client import Api, MatchConnection
 from games import registry
+from games.engine.fairness import VERIFIED, verify_record
 from games.engine.plugin import LogEntry
 from games.models import Match, MatchEvent
 from games.services import do_create_match
-from games.store import replay_log, rules_of
+from games.store import export_record, replay_log, rules_of
 
 from .helpers import make_player
 
@@ -66,11 +68,16 @@ def _states_by_version(match: Match) -> dict[int, Any]:
     ("fives", 4, {"target": 100, "cross": True}),
     ("dice", 3, {"rounds": 3}),
 ])
-def test_every_socket_gets_exactly_its_own_view(live_stack, game, seats, rules) -> None:
+def test_every_socket_gets_exactly_its_own_view(live_stack, settings, game, seats,
+                                               rules) -> None:
     people = [make_player(f"{game}{i}") for i in range(seats)]
     watcher = make_player(f"{game}-watcher")
+    # Seeded chance as on the platform: the first deal or roll waits for the players'
+    # own seeds, which the API clients send as they connect (bots/client.py).
+    settings.FAIR_SEED_WAIT_S = 60.0
     match = do_create_match(*[user for user, _token in people], game=game, rated=False,
                             rules=rules)
+    secret = match.fair_server_seed
     plugin = registry.game(game)
     logs: list[list[Any]] = [[] for _ in range(seats + 1)]
 
@@ -102,3 +109,15 @@ def test_every_socket_gets_exactly_its_own_view(live_stack, game, seats, rules) 
             assert message["view"] == expected, (recipient, message["version"])
             checked += 1
     assert checked > 10 * seats
+    # The server seed reached nobody before the match was over; the end revealed it, and
+    # the record's chance is what the players' seeds give.
+    for log in logs:
+        last = [m for m in log if m.get("type") == "state"][-1]
+        assert all(secret not in orjson.dumps(m).decode() for m in log if m is not last)
+        assert last["match"]["fairness"]["server_seed"] == secret
+    seeds = match.fair_player_seeds
+    assert len(seeds) == seats and all(len(seed) == 32 for seed in seeds)
+    record = export_record(match)
+    assert verify_record(plugin, record).status == VERIFIED
+    first = MatchEvent.objects.filter(match=match, kind=MatchEvent.Kind.CHANCE).order_by("seq")[0]
+    assert first.t_us > 0 and first.t_us < 30_000_000  # dealt when the seeds came in
