@@ -64,6 +64,8 @@ def setup() -> dict[str, Any]:
     """The victim's match and the attacker's: players with tokens."""
     import django
 
+    # Only the victim plays: its match is dealt at once, without waiting for seeds.
+    os.environ.setdefault("FAIR_SEED_WAIT_S", "0")
     django.setup()
     from django.contrib.auth.models import User
     from django.core.management import call_command

@@ -49,6 +49,9 @@ def main() -> None:
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench_sb")
     os.environ.setdefault("DEBUG", "false")
     os.environ.setdefault("SECRET_KEY", "bench-only-secret")
+    # The writer's own cost per command: the first deal is made at once, without waiting
+    # for the players' seeds (nobody here sends any; docs/fairness.md).
+    os.environ.setdefault("FAIR_SEED_WAIT_S", "0")
     sys.path.insert(0, str(ROOT))
     from bench.live import ensure_database
     from config.embedded import ensure_redis_url
