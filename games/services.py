@@ -212,23 +212,46 @@ def _save(match: Match, plugin: GamePlugin, engine: GameState, version_before: i
         return False
     save_engine(match, engine)
     match.scores = plugin.scores(engine)
+    _end_if_over(match, plugin, engine)
+    match.deadline_at = _deadline_wall(match, engine)
+    if not _write(match, version_before, force, unless_moved, ended=engine.result is not None):
+        return False
+    _broadcast_after_commit(match, plugin, engine)
+    return True
+
+
+def _end_if_over(match: Match, plugin: GamePlugin, engine: GameState) -> None:
+    """The result columns of a match the engine has just ended, ranks, and the signal
+    that rates it and moves its tournament on."""
     result = engine.result
-    if result is not None and match.status == Match.Status.ACTIVE:
-        match.winner = result.winner
-        match.reason = result.reason
-        match.status = {
-            "abort": Match.Status.ABORTED,
-            "annulled": Match.Status.ANNULLED,
-        }.get(result.reason, Match.Status.FINISHED)
-        match.finished_at = timezone.now()
-        ranks = plugin.ranks(engine) if match.status == Match.Status.FINISHED else None
-        _record_seats(match, ranks)
-        if ranks is not None:
-            match_finished.send(Match, match=match, ranks=ranks)  # ratings, tournaments
+    if result is None or match.status != Match.Status.ACTIVE:
+        return
+    match.winner = result.winner
+    match.reason = result.reason
+    match.status = {
+        "abort": Match.Status.ABORTED,
+        "annulled": Match.Status.ANNULLED,
+    }.get(result.reason, Match.Status.FINISHED)
+    match.finished_at = timezone.now()
+    ranks = plugin.ranks(engine) if match.status == Match.Status.FINISHED else None
+    _record_seats(match, ranks)
+    if ranks is not None:
+        match_finished.send(Match, match=match, ranks=ranks)  # ratings, tournaments
+
+
+def _deadline_wall(match: Match, engine: GameState) -> float | None:
+    """When the match next changes on its own: the engine's deadline, or the close of the
+    seeds' window while the first chance event waits (the beat sweep deals then)."""
     deadline = engine.next_deadline_us()
-    match.deadline_at = None if deadline is None else wall_time(match, deadline)
-    if deadline is None and deals.waits_for_seeds(match, time.time()):
-        match.deadline_at = match.fair_seeds_until  # the beat sweep deals when it closes
+    if deadline is not None:
+        return wall_time(match, deadline)
+    return match.fair_seeds_until if deals.waits_for_seeds(match, time.time()) else None
+
+
+def _write(match: Match, version_before: int, force: bool, unless_moved: bool,
+           ended: bool) -> bool:
+    """The row and its pending events, in one statement where it can; False when the
+    optimistic write found the version moved."""
     events = _pending_events(match)
     if unless_moved:
         # The status too: a row changed without a new version (staff editing it) is
@@ -237,18 +260,22 @@ def _save(match: Match, plugin: GamePlugin, engine: GameState, version_before: i
         if not rawsql.update_and_insert(match, MOVE_COLUMNS, MatchEvent, events, unchanged):
             return False
     elif version_before >= 0:
-        columns = MOVE_COLUMNS if result is None and not force else MOVE_COLUMNS + END_COLUMNS
+        columns = MOVE_COLUMNS if not ended and not force else MOVE_COLUMNS + END_COLUMNS
         rawsql.update_and_insert(match, columns, MatchEvent, events)  # the row is locked
     else:
         match.save()
         rawsql.insert(MatchEvent, events)
     events.clear()
+    return True
+
+
+def _broadcast_after_commit(match: Match, plugin: GamePlugin, engine: GameState) -> None:
     views = broadcast.views_for(match, plugin, engine)
     match_id, version = match.pk, match.version
     # A task for a running clock's deadline. Other deadlines (the end of a Continue grace
-    # period) are left to the beat sweep (within a second; the clocks start at the grace
-    # end itself, whenever it is processed): almost every grace period is ended by the
-    # players a moment later, and a task for each would fire for nothing once a hand.
+    # period, the seeds' window) are left to the beat sweep (within a second; the clocks
+    # start at the grace end itself, whenever it is processed): almost every grace period
+    # is ended by the players a moment later, and a task for each would fire for nothing.
     deadline_at = None if _running_clock(plugin, engine) is None else match.deadline_at
     started_wall = match.started_wall
 
@@ -262,7 +289,6 @@ def _save(match: Match, plugin: GamePlugin, engine: GameState, version_before: i
             schedule_deadline(match_id, deadline_at)
 
     transaction.on_commit(after_commit)
-    return True
 
 
 # ---------------------------------------------------------------------- do_*
