@@ -147,64 +147,76 @@ def export(players: Sequence[str], rules: Rules, log: Sequence[LogEntry]) -> JSO
     """The record of a stored log, replayed through the engine as the server applied it:
     forced stands are listed (``"forced": true``, at their deadline), and an improvement
     carries the re-rolled dice that followed it. Entries the engine refuses are left out."""
-    game = DiceGame(rules, len(players))
-    out: list[JSON] = []
-    improving: tuple[int, list[int], int] | None = None  # (seat, keep, t_us) awaiting dice
-
-    def t_of(us: int) -> float:
-        return us_to_seconds(us)
-
-    def forced_stands(steps: list[Step]) -> None:
-        for step in steps:
-            if step.action == A.STAND and step.forced:
-                out.append({"type": "stand", "seat": step.seat, "forced": True,
-                            "t": t_of(step.now_us)})
-
+    exporter = _Exporter(DiceGame(rules, len(players)))
     for entry in log:
-        if entry.kind == "annul":
-            game.annul(entry.t_us)  # not a record action: the format has no annulment
-            continue
-        if game.result is not None:
-            continue
-        forced_stands(game.advance(entry.t_us))
-        payload = entry.payload
-        if isinstance(payload, dict) and "seat" not in payload:
-            payload = {**payload, "seat": entry.seat}  # the entry's seat stands for it
-        if entry.kind == "chance":
-            try:
-                kind, seat, dice = chance_from_dict(payload)
-            except DiceError:
-                continue
-            if isinstance(game.apply_chance(kind, seat, dice, entry.t_us), Illegal):
-                continue
-            if kind == RE_ROLL:
-                if improving is not None:
-                    by, keep, t_us = improving
-                    out.append({"type": "improve", "seat": by, "keep": keep, "dice": list(dice),
-                                "t": t_of(t_us)})
-                    improving = None
-                continue
-            fields: JSON = {"die": dice[0]} if kind == ORDER_DIE else {"dice": list(dice)}
-            out.append({"type": kind, "seat": seat, **fields, "t": t_of(entry.t_us)})
-        elif entry.kind == "action":
-            try:
-                seat, code = A.action_from_dict(payload)
-            except ActionError:
-                continue
-            outcome = game.apply(seat, code, entry.t_us)
-            if isinstance(outcome, Illegal):
-                continue
-            forced_stands(outcome.steps)
-            if not outcome.applied:
-                continue
-            if A.is_improve(code):
-                improving = (seat, list(A.keep_of(code)), entry.t_us)
-            else:
-                kind = A.action_fields(code)["type"]
-                out.append({"type": kind, "seat": seat, "t": t_of(entry.t_us)})
+        exporter.add(entry)
     return {
         "format": FORMAT,
         "players": list(players),
         "rules": rules.to_dict(),
-        "actions": out,
+        "actions": exporter.out,
     }
+
+
+class _Exporter:
+    """The record's actions, built entry by entry of a stored log."""
+
+    def __init__(self, game: DiceGame) -> None:
+        self.game = game
+        self.out: list[JSON] = []
+        self.improving: tuple[int, list[int], int] | None = None  # (seat, keep, t_us)
+
+    def add(self, entry: LogEntry) -> None:
+        if entry.kind == "annul":
+            self.game.annul(entry.t_us)  # not a record action: the format has no annulment
+            return
+        if self.game.result is not None:
+            return
+        self._forced_stands(self.game.advance(entry.t_us))
+        payload = entry.payload
+        if isinstance(payload, dict) and "seat" not in payload:
+            payload = {**payload, "seat": entry.seat}  # the entry's seat stands for it
+        if entry.kind == "chance":
+            self._chance(payload, entry.t_us)
+        elif entry.kind == "action":
+            self._action(payload, entry.t_us)
+
+    def _forced_stands(self, steps: list[Step]) -> None:
+        for step in steps:
+            if step.action == A.STAND and step.forced:
+                self.out.append({"type": "stand", "seat": step.seat, "forced": True,
+                                 "t": us_to_seconds(step.now_us)})
+
+    def _chance(self, payload: Any, t_us: int) -> None:
+        try:
+            kind, seat, dice = chance_from_dict(payload)
+        except DiceError:
+            return
+        if isinstance(self.game.apply_chance(kind, seat, dice, t_us), Illegal):
+            return
+        if kind == RE_ROLL:
+            if self.improving is not None:
+                by, keep, at = self.improving
+                self.out.append({"type": "improve", "seat": by, "keep": keep,
+                                 "dice": list(dice), "t": us_to_seconds(at)})
+                self.improving = None
+            return
+        fields: JSON = {"die": dice[0]} if kind == ORDER_DIE else {"dice": list(dice)}
+        self.out.append({"type": kind, "seat": seat, **fields, "t": us_to_seconds(t_us)})
+
+    def _action(self, payload: Any, t_us: int) -> None:
+        try:
+            seat, code = A.action_from_dict(payload)
+        except ActionError:
+            return
+        outcome = self.game.apply(seat, code, t_us)
+        if isinstance(outcome, Illegal):
+            return
+        self._forced_stands(outcome.steps)
+        if not outcome.applied:
+            return
+        if A.is_improve(code):
+            self.improving = (seat, list(A.keep_of(code)), t_us)
+        else:
+            kind = A.action_fields(code)["type"]
+            self.out.append({"type": kind, "seat": seat, "t": us_to_seconds(t_us)})
