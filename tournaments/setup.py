@@ -79,11 +79,36 @@ def check_settings(data: dict[str, Any], now: datetime | None = None) -> dict[st
     if unknown:
         raise Refused(_("Unknown field %(field)s: use %(known)s.")
                       % {"field": repr(unknown[0]), "known": ", ".join(sorted(FIELDS))})
-    name = data.get("name")
+    name = _check_name(data.get("name"))
+    kind = _check_format(data)
+    game, rated, table = _check_game(data)
+    starts_at, deadline = _check_times(data, now)
+    highest = MAX_PLAYERS[Format(kind)]
+    min_players = _whole(data, "min_players", 2, highest)
+    max_players = _whole(data, "max_players", 2, highest)
+    if min_players > max_players:
+        raise Refused(_("The minimum number of players is above the maximum."))
+    fields: dict[str, Any] = {
+        "name": name, "format": kind, "game": game, "rules": table,
+        "rated": rated, "starts_at": starts_at, "registration_deadline": deadline,
+        "min_players": min_players, "max_players": max_players,
+        "members_only": _flag(data, "members_only"),
+        "round_gap_s": _whole(data, "round_gap_s", 0, ROUND_GAP_MAX_S),
+        "no_show_s": _whole(data, "no_show_s", NO_SHOW_MIN_S, NO_SHOW_MAX_S),
+    }
+    fields.update(_format_fields(data, kind, max_players))
+    return fields
+
+
+def _check_name(name: Any) -> str:
     if not isinstance(name, str) or not NAME_MIN <= len(" ".join(name.split())) <= NAME_MAX \
             or "\x00" in name:
         raise Refused(_("'name' must be text of %(low)s to %(high)s characters.")
                       % {"low": NAME_MIN, "high": NAME_MAX})
+    return " ".join(name.split())
+
+
+def _check_format(data: dict[str, Any]) -> str:
     kind = data.get("format")
     if kind not in Format.values:
         raise Refused(_("'format' must be one of %(values)s.")
@@ -94,6 +119,11 @@ def check_settings(data: dict[str, Any], now: datetime | None = None) -> dict[st
         if not unused and kind != only:
             raise Refused(_("'%(field)s' is a setting of a %(format)s only.")
                           % {"field": field, "format": Format(only).label})
+    return str(kind)
+
+
+def _check_game(data: dict[str, Any]) -> tuple[str, bool, Any]:
+    """The game, whether rated, and its table rules."""
     game = data.get("game")
     keys = [plugin.key for plugin in two_player_games()]
     if game not in keys:
@@ -106,6 +136,11 @@ def check_settings(data: dict[str, Any], now: datetime | None = None) -> dict[st
         table = check_table_rules(rated, rules, game, 2)
     except LobbyError as exc:
         raise Refused(str(exc)) from None
+    return str(game), rated, table
+
+
+def _check_times(data: dict[str, Any], now: datetime) -> tuple[datetime, datetime]:
+    """The start time and the registration deadline (the start when none is given)."""
     starts_at = parse_time(data.get("starts_at"), "starts_at")
     if starts_at <= now:
         raise Refused(_("The start time is in the past: choose a time to come."))
@@ -116,19 +151,11 @@ def check_settings(data: dict[str, Any], now: datetime | None = None) -> dict[st
             raise Refused(_("The registration deadline is in the past."))
         if deadline > starts_at:
             raise Refused(_("The registration deadline must not be after the start time."))
-    highest = MAX_PLAYERS[Format(kind)]
-    min_players = _whole(data, "min_players", 2, highest)
-    max_players = _whole(data, "max_players", 2, highest)
-    if min_players > max_players:
-        raise Refused(_("The minimum number of players is above the maximum."))
-    fields: dict[str, Any] = {
-        "name": " ".join(name.split()), "format": kind, "game": game, "rules": table,
-        "rated": rated, "starts_at": starts_at, "registration_deadline": deadline,
-        "min_players": min_players, "max_players": max_players,
-        "members_only": _flag(data, "members_only"),
-        "round_gap_s": _whole(data, "round_gap_s", 0, ROUND_GAP_MAX_S),
-        "no_show_s": _whole(data, "no_show_s", NO_SHOW_MIN_S, NO_SHOW_MAX_S),
-    }
+    return starts_at, deadline
+
+
+def _format_fields(data: dict[str, Any], kind: str, max_players: int) -> dict[str, Any]:
+    """The settings of one format: a Swiss's rounds, a double round robin, a third place."""
     if kind == Format.SWISS:
         if data.get("rounds") is None:
             raise Refused(_("A Swiss needs its number of rounds ('rounds')."))
@@ -138,9 +165,7 @@ def check_settings(data: dict[str, Any], now: datetime | None = None) -> dict[st
                                    "round.", "A Swiss of at most %(n)s players can have at "
                                    "most %(m)s rounds.", max_players - 1)
                           % {"n": max_players, "m": max_players - 1})
-        fields["rounds"] = rounds
-    elif kind == Format.ROUND_ROBIN:
-        fields["double"] = _flag(data, "double")
-    else:
-        fields["third_place"] = _flag(data, "third_place")
-    return fields
+        return {"rounds": rounds}
+    if kind == Format.ROUND_ROBIN:
+        return {"double": _flag(data, "double")}
+    return {"third_place": _flag(data, "third_place")}
