@@ -197,11 +197,13 @@ END_COLUMNS = ["winner", "reason", "status", "finished_at", "annul_reason", "rat
 
 
 def _save(match: Match, plugin: GamePlugin, engine: GameState, version_before: int,
-          force: bool = False, unless_moved: bool = False) -> bool:
+          force: bool = False, unless_moved: bool = False, reason: str | None = None) -> bool:
     """Persist the engine and the columns the pages query; broadcast after commit.
 
     ``unless_moved``: the match was not read under a lock (the optimistic path), so write
     only if its version is still ``version_before``; False when it had moved on.
+    ``reason``: why the match ended, when the platform knows better than the engine (a
+    tournament's forfeit is the game's resignation).
     """
     if match.version == version_before and not force:
         return True
@@ -212,7 +214,7 @@ def _save(match: Match, plugin: GamePlugin, engine: GameState, version_before: i
         return False
     save_engine(match, engine)
     match.scores = plugin.scores(engine)
-    _end_if_over(match, plugin, engine)
+    _end_if_over(match, plugin, engine, reason)
     match.deadline_at = _deadline_wall(match, engine)
     if not _write(match, version_before, force, unless_moved, ended=engine.result is not None):
         return False
@@ -220,14 +222,15 @@ def _save(match: Match, plugin: GamePlugin, engine: GameState, version_before: i
     return True
 
 
-def _end_if_over(match: Match, plugin: GamePlugin, engine: GameState) -> None:
+def _end_if_over(match: Match, plugin: GamePlugin, engine: GameState,
+                 reason: str | None = None) -> None:
     """The result columns of a match the engine has just ended, ranks, and the signal
     that rates it and moves its tournament on."""
     result = engine.result
     if result is None or match.status != Match.Status.ACTIVE:
         return
     match.winner = result.winner
-    match.reason = result.reason
+    match.reason = reason or result.reason
     match.status = {
         "abort": Match.Status.ABORTED,
         "annulled": Match.Status.ANNULLED,
@@ -573,17 +576,11 @@ def do_forfeit(match_id: Any, seat: int, now_wall: float | None = None) -> bool:
             if not isinstance(outcome, Illegal):
                 _append(match, MatchEvent.Kind.ACTION, t_us, seat,
                         plugin.action_to_dict(seat, code))
-        _save(match, plugin, engine, before)
-        if outcome is None or isinstance(outcome, Illegal) or match.status == Match.Status.ACTIVE:
-            return False
-        match.reason = FORFEIT_REASON
-        Match.objects.filter(pk=match.pk).update(reason=FORFEIT_REASON)
-        # The players saw the resignation in the broadcast _save sent; this one says why.
-        views = broadcast.views_for(match, plugin, engine)
-        match_pk, version, started_wall = match.pk, match.version, match.started_wall
-        transaction.on_commit(
-            lambda: broadcast.send_views(match_pk, version, started_wall, views))
-        return True
+        forfeited = outcome is not None and not isinstance(outcome, Illegal) \
+            and engine.result is not None
+        # One write and one broadcast, which already say why the match ended.
+        _save(match, plugin, engine, before, reason=FORFEIT_REASON if forfeited else None)
+        return forfeited and match.status != Match.Status.ACTIVE
 
 
 def snapshot(match: Match, seats: list[int]) -> dict[str, Any]:
