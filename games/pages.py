@@ -19,6 +19,7 @@ from games import registry
 from games.engine.plugin import GamePlugin, RecordError
 
 from .api import BadBody, json_methods, request_body
+from .fairness_pages import verify_context
 from .history import HistoryFilter, decorate, history
 from .models import Match
 from .store import export_record, plugin_of
@@ -84,7 +85,8 @@ def replay_page(request: HttpRequest, match_id: Any) -> HttpResponse:
     if plugin is None or not plugin.replay_module:
         return render(request, "games/replay.html", {
             "match": match, "frames_url": frames_url, "own_formats": _own_formats(),
-            "game_name": _(plugin.name) if plugin is not None else match.game})
+            "game_name": _(plugin.name) if plugin is not None else match.game,
+            "fairness_page": verify_context(match)})
     shown = match.shown_seats  # type: ignore[attr-defined]
     data = {
         "mode": "match",
@@ -101,6 +103,7 @@ def replay_page(request: HttpRequest, match_id: Any) -> HttpResponse:
     }
     return render(request, "games/replay_table.html", {
         "match": match, "game_name": _(plugin.name), "replay_data": data,
+        "fairness_page": verify_context(match),
     })
 
 
@@ -110,7 +113,8 @@ def replay_upload_page(request: HttpRequest) -> HttpResponse:
     that one hands a Spectacular Bid record back. The file goes through sessionStorage."""
     if request.GET.get("viewer") != "table":
         return render(request, "games/replay.html", {
-            "match": None, "frames_url": "", "own_formats": _own_formats()})
+            "match": None, "frames_url": "", "own_formats": _own_formats(),
+            "fairness_page": verify_context(None)})
     plugins = [p for p in registry.all_games() if p.replay_module]
     data = {
         "mode": "upload",
@@ -125,7 +129,7 @@ def replay_upload_page(request: HttpRequest) -> HttpResponse:
     }
     return render(request, "games/replay_table.html", {
         "match": None, "game_name": "", "replay_data": data,
-        "game_names": [_(p.name) for p in plugins],
+        "game_names": [_(p.name) for p in plugins], "fairness_page": verify_context(None),
     })
 
 

@@ -12,16 +12,40 @@
  * (a `pong` needs nothing); `onConnection(kind)` when the connection's state changes
  * ("connecting", "live", "reconnecting", "offline"), `onClosed(code)` when an open socket
  * closes.
+ *
+ * Seeded chance (docs/fairness.md): while the match's first deal or roll waits for the
+ * players' seeds, this page sends its own (random, from the browser) once, for the seats
+ * it plays; the answer is not the page's business. Every state is also sent to the
+ * document as a "match:state" event (the fairness panel, fairness_panel.js, shows it).
  */
+
+const SEED_ID = "seed";
 
 export function openMatchSocket(
   matchId,
   { onSnapshot, onResult, onError, onConnection, onClosed },
 ) {
   function onMessage(data) {
-    if (data.type === "state") onSnapshot(data);
-    else if (data.type === "result") onResult(data);
+    if (data.type === "state") {
+      seedIfOpen(data);
+      onSnapshot(data);
+      document.dispatchEvent(new CustomEvent("match:state", { detail: data }));
+    } else if (data.type === "result" && data.id === SEED_ID) {
+      /* our seed's answer: nothing to show */
+    } else if (data.type === "result") onResult(data);
     else if (data.type === "error") onError(data);
+  }
+
+  let seedSent = false;
+  function seedIfOpen(state) {
+    const fairness = state.match && state.match.fairness;
+    if (seedSent || !fairness || !fairness.seeds_open) return;
+    const views = state.views || (state.view ? [state.view] : []);
+    const mine = views.map((v) => v.seat).filter((s) => s !== null && s !== undefined);
+    if (!mine.some((seat) => fairness.player_seeds[seat] === null)) return;
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    const seed = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    seedSent = send({ type: "seed", seed, id: SEED_ID });
   }
 
   let ws = null;

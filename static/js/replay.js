@@ -478,6 +478,8 @@ async function upload(file) {
   el.loading.textContent = t("reading");
   const body = await file.text();
   if (handOff(body, file.name)) return;
+  window.replayRecordText = body; // fairness_verify.js: the record, whenever it loads
+  document.dispatchEvent(new CustomEvent("replay:record", { detail: body }));
   await showFrom("/api/replay", async () => ({
     method: "POST",
     headers: { "Content-Type": "application/json", "X-CSRFToken": cookie("csrftoken") },

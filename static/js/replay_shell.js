@@ -436,6 +436,8 @@ function handOff(text, name, format) {
 async function openText(text, name) {
   const format = formatOf(text);
   if (format && handOff(text, name, format)) return;
+  window.replayRecordText = text; // fairness_verify.js: the record, whenever it loads
+  document.dispatchEvent(new CustomEvent("replay:record", { detail: text }));
   const entry = (DATA.formats || {})[format];
   el.loading.textContent = t("reading");
   el.loading.hidden = false;
