@@ -25,6 +25,7 @@ document.addEventListener("match:state", (ev) => {
   if (!fairness) return;
   panel.hidden = false;
   list.replaceChildren();
+  row(STR.algorithm, fairness.algorithm);
   row(STR.commitment, fairness.commitment, "fair-commitment");
   const names = state.match.players || [];
   fairness.player_seeds.forEach((seed, seat) => {

@@ -19,7 +19,7 @@ from django.test import Client
 from games import registry
 from games.engine.fairness import VERIFIED, DerivedChance, verify_record
 from games.models import Match, MatchEvent
-from games.services import do_advance, do_command, do_create_match, do_send_seed, snapshot
+from games.services import do_advance, do_annul, do_command, do_create_match, do_send_seed, snapshot
 from games.store import export_record
 from tests.api_client import ApiClient
 
@@ -145,6 +145,26 @@ def test_the_server_seed_is_revealed_only_once_over(window: float, two: Any) -> 
         "algorithm": over.fair_algorithm, "match_id": str(over.pk),
         "commitment": over.fair_commitment, "server_seed": secret, "player_seeds": ["a", "b"]}
     assert verify_record(plugin, record_data).status == VERIFIED
+
+
+@pytest.mark.parametrize("end", ["annul", "abort"])
+def test_an_annulled_or_aborted_match_reveals_its_seed(window: float, two: Any,
+                                                       end: str) -> None:
+    alice, bob = two
+    plugin = next(p for p in registry.all_games() if p.abort_action)
+    match = do_create_match(alice, bob, rated=False, game=plugin.key)
+    do_send_seed(match.pk, alice, "a")
+    do_send_seed(match.pk, bob, "b")
+    if end == "annul":
+        do_annul(fresh(match), "staff")
+    else:
+        result = do_command(match.pk, alice, {"action": {"seat": 0, "type": plugin.abort_action},
+                                               "version": fresh(match).version})
+        assert result.ok, result
+    over = fresh(match)
+    assert over.status in (Match.Status.ANNULLED, Match.Status.ABORTED)
+    assert snapshot(over, [])["match"]["fairness"]["server_seed"] == over.fair_server_seed
+    assert verify_record(plugin, export_record(over)).status == VERIFIED
 
 
 def test_the_http_endpoint(window: float, two: Any) -> None:
