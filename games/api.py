@@ -349,38 +349,41 @@ def match_detail(request: HttpRequest, match_id: Any) -> JsonResponse:
     return JsonResponse(services.snapshot(match, seats))
 
 
-@api_view(["POST"])
-def match_command(request: HttpRequest, match_id: Any) -> JsonResponse:
+def _budgeted_body(request: HttpRequest) -> tuple[Any, JsonResponse | None]:
+    """A match call's JSON body, once the account's command budget allows it; or the
+    refusal (429, or the body's 400/413)."""
     refused = _over_budget(request)
     if refused is not None:
-        return refused
+        return None, refused
     try:
-        data = parse_json(request_body(request) or b"null")
+        return parse_json(request_body(request) or b"null"), None
     except BadBody as exc:
-        return _error(exc.status, exc.code, str(exc))
-    result = services.do_command(match_id, request.api_user, data)  # type: ignore[attr-defined]
-    status = {"ok": 200, "not_found": 404, "forbidden": 403}.get(result.code, 409)
-    if result.code == "bad_request":
-        status = 400
+        return None, _error(exc.status, exc.code, str(exc))
+
+
+def _answer(result: services.CommandResult) -> JsonResponse:
+    status = {"ok": 200, "not_found": 404, "forbidden": 403, "bad_request": 400}.get(
+        result.code, 409)
     return JsonResponse(result.as_dict(), status=status)
+
+
+@api_view(["POST"])
+def match_command(request: HttpRequest, match_id: Any) -> JsonResponse:
+    data, refused = _budgeted_body(request)
+    if refused is not None:
+        return refused
+    return _answer(services.do_command(match_id, request.api_user, data))  # type: ignore[attr-defined]
 
 
 @api_view(["POST"])
 def match_seed(request: HttpRequest, match_id: Any) -> JsonResponse:
     """A player's own seed for the match's chance, before its first deal or roll."""
-    refused = _over_budget(request)
+    data, refused = _budgeted_body(request)
     if refused is not None:
         return refused
-    try:
-        data = parse_json(request_body(request) or b"null")
-    except BadBody as exc:
-        return _error(exc.status, exc.code, str(exc))
     if not isinstance(data, dict) or set(data) - {"seed"} or "seed" not in data:
         return _error(400, "bad_request", _("Send an object with one field, 'seed'."))
-    result = services.do_send_seed(match_id, request.api_user, data["seed"])  # type: ignore[attr-defined]
-    status = {"ok": 200, "not_found": 404, "forbidden": 403, "bad_request": 400}.get(
-        result.code, 409)
-    return JsonResponse(result.as_dict(), status=status)
+    return _answer(services.do_send_seed(match_id, request.api_user, data["seed"]))  # type: ignore[attr-defined]
 
 
 @api_view(["POST"])

@@ -161,6 +161,17 @@ export async function verifyRecord(record, chanceModule) {
   return result;
 }
 
+/** One "term: value" row of a seeds list (a <dl>), as both fairness panels show them. */
+export function seedRow(list, term, value, testid) {
+  const dt = document.createElement("dt");
+  dt.textContent = term;
+  const dd = document.createElement("dd");
+  dd.className = "fair__value";
+  dd.textContent = value;
+  if (testid) dd.dataset.testid = testid;
+  list.append(dt, dd);
+}
+
 // ------------------------------------------------------------------- domino pieces
 
 export const TILE_NAMES = [];

@@ -4,19 +4,15 @@
  * server seed once the match is over, and the way to the replay page's check. It reads
  * the "match:state" events of match_socket.js; the socket sends the page's own seed.
  */
+import { seedRow } from "./fairness.js";
+
 const panel = document.getElementById("fairness-panel");
 const list = panel.querySelector("dl");
 const link = panel.querySelector("[data-fair-replay]");
 const STR = panel.dataset;
 
 function row(term, value, testid) {
-  const dt = document.createElement("dt");
-  dt.textContent = term;
-  const dd = document.createElement("dd");
-  dd.className = "fair__value";
-  dd.textContent = value;
-  if (testid) dd.dataset.testid = testid;
-  list.append(dt, dd);
+  seedRow(list, term, value, testid);
 }
 
 document.addEventListener("match:state", (ev) => {

@@ -6,7 +6,7 @@
  * and "Verify deals" recomputes every chance event in the browser (static/js/fairness.js
  * with the game's chance module) and says which, if any, differ.
  */
-import { DIFFERS, VERIFIED, verifyRecord } from "./fairness.js";
+import { DIFFERS, VERIFIED, seedRow, verifyRecord } from "./fairness.js";
 
 const DATA = JSON.parse(document.getElementById("fairness-data").textContent);
 const STR = DATA.strings || {};
@@ -21,13 +21,7 @@ function t(key, params = {}) {
 }
 
 function row(term, value, testid) {
-  const dt = document.createElement("dt");
-  dt.textContent = term;
-  const dd = document.createElement("dd");
-  dd.className = "fair__value";
-  dd.textContent = value;
-  if (testid) dd.dataset.testid = testid;
-  list.append(dt, dd);
+  seedRow(list, term, value, testid);
 }
 
 function show(found) {

@@ -14,6 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games import registry
+from games.management.record_file import read_record
 
 EXIT_MALFORMED = 2
 
@@ -30,11 +31,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["record"]
         try:
-            if path == "-":
-                text = sys.stdin.buffer.read()
-            else:
-                with open(path, "rb") as handle:
-                    text = handle.read()
+            text = read_record(path)
         except OSError as exc:
             self._malformed(f"cannot read {path}: {exc.strerror or exc}")
         plugin = registry.by_format(_format_of(text))

@@ -18,6 +18,7 @@ from games import registry
 from games.engine.fairness import UNVERIFIABLE, Verification, verify_record
 from games.engine.plugin import RecordError
 from games.engine.records import load_json
+from games.management.record_file import read_record
 
 
 class Command(BaseCommand):
@@ -39,11 +40,7 @@ class Command(BaseCommand):
 
 def _verify(path: str) -> Verification:
     try:
-        if path == "-":
-            text = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                text = handle.read()
+        text = read_record(path)
     except OSError as exc:
         return Verification(UNVERIFIABLE, [f"cannot read {path}: {exc.strerror or exc}"])
     try:
