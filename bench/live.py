@@ -115,7 +115,7 @@ def percentile(values: list[float], q: float) -> float:
 async def player(url: str, token: str, match_id: str, started_wall: float, seat_index: int,
                  stats: Stats, stop_at: float, silent_after: int | None,
                  start_delay: float) -> None:
-    from bots.client import Api, MatchConnection
+    from bots.client import SEED_MESSAGE_ID, Api, MatchConnection
     from games.spectacular_bid.bot import choose
 
     conn = MatchConnection(Api(url, token), match_id)
@@ -148,6 +148,8 @@ async def player(url: str, token: str, match_id: str, started_wall: float, seat_
                 return
             now = time.time()
             kind = message.get("type")
+            if kind == "result" and message.get("id") == SEED_MESSAGE_ID:
+                continue  # our seed's answer (too_late when the window closed first): no move
             if kind == "result":
                 sent = pending.pop(str(message.get("id")), None)
                 if message.get("ok") and sent is not None:
