@@ -107,15 +107,15 @@ def check_seed(match: Match, seats: list[int], seed: Any) -> str:
 def public(match: Match) -> dict[str, Any] | None:
     """What everybody may see of the seeds (the match header): the commitment and the
     players' seeds at once, the server seed only once the match is over."""
-    if not is_seeded(match):
+    block = record_block(match)
+    if block is None:
         return None
-    over = match.status != Match.Status.ACTIVE
     return {
-        "algorithm": match.fair_algorithm,
-        "commitment": match.fair_commitment,
-        "server_seed": match.fair_server_seed if over else None,
-        "player_seeds": list(match.fair_player_seeds),
-        "seeds_open": not over and match.chances == 0,
+        "algorithm": block.algorithm,
+        "commitment": block.commitment,
+        "server_seed": block.server_seed,
+        "player_seeds": list(match.fair_player_seeds),  # None: not sent (yet)
+        "seeds_open": block.server_seed is None and match.chances == 0,
         "seeds_until": match.fair_seeds_until,
     }
 

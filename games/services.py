@@ -508,12 +508,13 @@ def do_send_seed(match_id: Any, user: AbstractBaseUser | None, seed: Any,
             match = _locked(match_id)
         except (Match.DoesNotExist, ValueError, ValidationError):
             return CommandResult(False, "not_found", _("There is no such match."))
+        seats = access_match_seats(match, user)
         try:
-            seed = deals.check_seed(match, access_match_seats(match, user), seed)
+            seed = deals.check_seed(match, seats, seed)
         except deals.SeedError as exc:
             return CommandResult(False, exc.code, str(exc), match.version)
         seeds = list(match.fair_player_seeds)
-        for seat in access_match_seats(match, user):
+        for seat in seats:
             seeds[seat] = seed
         match.fair_player_seeds = seeds
         Match.objects.filter(pk=match.pk).update(fair_player_seeds=seeds)
