@@ -1,7 +1,10 @@
 """``python -m config.testrun [pytest args]``: the test suite on the embedded default.
 
 With no REDIS_URL it starts a private Redis first, so the live tests (daphne,
-Celery worker and beat, channel layer) run with nothing installed.
+Celery worker and beat, channel layer) run with nothing installed. It also hosts the
+tests' own games (``tests/games/``, through ``PLATFORM_EXTRA_GAMES``; games/registry.py)
+beside the registered ones, here and in every process the tests start: ``make run`` does
+not set it, so they are never shown there.
 """
 
 from __future__ import annotations
@@ -11,11 +14,16 @@ import sys
 
 from config.embedded import ensure_redis_url
 
+# The games that exist only in the tests (tests/test_only_game/ plays them through).
+TEST_GAMES = ("tests.games.hidden_nim.plugin",)
+
 
 def main() -> int:
     # Tests open connections from many threads; persistent ones would outlive the test
     # database and stop pytest-django from dropping it at the end.
     os.environ.setdefault("DB_CONN_MAX_AGE", "0")
+    # Before Django's settings are read: they find the games' templates and static folders.
+    os.environ.setdefault("PLATFORM_EXTRA_GAMES", ",".join(TEST_GAMES))
     handle = ensure_redis_url()
     import pytest
 

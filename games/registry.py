@@ -6,17 +6,32 @@ record format, and knows it only through ``games/engine/plugin.py``.
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from importlib import import_module
 
 from games.engine.plugin import GamePlugin
 
 # Each line names a module with a ``GAME`` object; the first is the default game.
-REGISTERED = (
+HOSTED = (
     "games.spectacular_bid.plugin",
     "games.fives.plugin",
     "games.dice.plugin",
 )
+
+# More game modules, comma-separated, after those: the test run's own games
+# (config/testrun.py sets it; the processes the tests start inherit it). Unset: none.
+EXTRA_GAMES_VARIABLE = "PLATFORM_EXTRA_GAMES"
+
+
+def extra_games(value: str | None = None) -> tuple[str, ...]:
+    """The modules named in ``PLATFORM_EXTRA_GAMES`` (or ``value``), in order."""
+    text = os.environ.get(EXTRA_GAMES_VARIABLE, "") if value is None else value
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+# Every game this process hosts (config/settings.py finds their templates and static here).
+REGISTERED = HOSTED + tuple(path for path in extra_games() if path not in HOSTED)
 
 
 class UnknownGame(KeyError):

@@ -1,0 +1,1 @@
+"""Games that exist only in the tests (registered through ``PLATFORM_EXTRA_GAMES``)."""
