@@ -51,6 +51,8 @@ def draw_deal(rng: ChanceSource, seats: int = SEATS) -> JSON:
 class HiddenNimPlugin(GamePlugin):
     key = "hidden-nim"
     name = gettext_noop("Hidden Nim")
+    summary = gettext_noop(
+        "Two players take tokens from one pile; each holds a secret bonus.")
     record_format = R.FORMAT
     seat_counts = (SEATS,)
     versionless = frozenset({"resign"})
