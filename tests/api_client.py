@@ -26,3 +26,14 @@ class ApiClient:
         data = raw if raw is not None else (b"" if body is None else json.dumps(body).encode())
         return self.client.post(path, data=data, content_type="application/json",
                                 HTTP_AUTHORIZATION=f"Bearer {self.token}")
+
+
+def accepted_match(creator: ApiClient, opponent: ApiClient, **body: Any) -> dict[str, Any]:
+    """A challenge from ``creator`` (the seek's other fields in ``body``), accepted by
+    ``opponent`` over the API: the match summary."""
+    made = creator.post("/api/seeks", {"opponent": opponent.user.username, **body})
+    assert made.status_code == 201, made.json()
+    accepted = opponent.post(f"/api/seeks/{made.json()['seek']}/accept")
+    assert accepted.status_code == 201, accepted.json()
+    match: dict[str, Any] = accepted.json()["match"]
+    return match

@@ -13,7 +13,13 @@ from typing import Any
 
 from games.engine.plugin import ActionError, LogEntry, RecordError, RulesError
 from games.engine.protocol import JSON, Illegal, Step
-from games.engine.records import load_json, record_object, record_time, us_to_seconds
+from games.engine.records import (
+    load_json,
+    record_object,
+    record_players,
+    record_time,
+    us_to_seconds,
+)
 
 from . import actions as A
 from .rules import MAX_SEATS, Rules, parse_rules
@@ -50,19 +56,10 @@ class Record:
     actions: list[RecordAction]
 
 
-def loads(text: str | bytes) -> Record:
-    return parse(load_json(text))
-
-
 def parse(data: Any) -> Record:
     data = record_object(data, FORMAT)
-    players = data.get("players")
-    if (
-        not isinstance(players, list)
-        or not 1 <= len(players) <= MAX_SEATS
-        or not all(isinstance(p, str) for p in players)
-    ):
-        raise RecordError(f"players must be a list of 1 to {MAX_SEATS} names")
+    players = record_players(data.get("players"), range(1, MAX_SEATS + 1),
+                             f"players must be a list of 1 to {MAX_SEATS} names")
     try:
         rules = parse_rules(data.get("rules"))
     except RulesError as exc:
@@ -80,6 +77,10 @@ def parse(data: Any) -> Record:
         last_us = action.t_us
         actions.append(action)
     return Record(players=list(players), rules=rules, actions=actions)
+
+
+def loads(text: str | bytes) -> Record:
+    return parse(load_json(text))
 
 
 def _parse_time(data: dict[str, Any], last_us: int) -> int:

@@ -10,16 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine.protocol import (
-    JSON,
-    GameState,
-    Illegal,
-    Outcome,
-    Reason,
-    Result,
-    Step,
-    gettext_noop,
-)
+from games.engine.protocol import JSON, Illegal, Reason, Result, Step, gettext_noop
+from games.engine.stepped import ANNULLED, SteppedState
 
 from . import actions as A
 from .rules import STANDARD_RULES, Rules
@@ -39,7 +31,6 @@ RE_ROLL = "reroll"
 
 FINISHED = "finished"
 RESIGN = "resign"
-ANNULLED = "annulled"
 
 
 @dataclass(slots=True)
@@ -93,7 +84,7 @@ class ChanceDue:
     count: int  # how many dice
 
 
-class DiceGame(GameState):
+class DiceGame(SteppedState):
     """One game at a table of 1 to 6 seats."""
 
     def __init__(self, rules: Rules = STANDARD_RULES, seats: int = 2) -> None:
@@ -123,10 +114,6 @@ class DiceGame(GameState):
             self.order_waiting = list(range(seats))
 
     # ----------------------------------------------------------------- queries
-
-    @property
-    def result(self) -> Result | None:
-        return self._result
 
     @property
     def turn(self) -> Turn | None:
@@ -253,55 +240,24 @@ class DiceGame(GameState):
 
     # -------------------------------------------------------------------- time
 
-    def advance(self, now_us: int) -> list[Step]:
-        """At a decision's deadline the player stands with what is on the table."""
-        steps: list[Step] = []
-        self._steps = steps
-        self._advance(now_us)
-        self._steps = []
-        return steps
+    def _late(self, now_us: int) -> bool:
+        deadline = self.deadline_us
+        return self.phase == DECIDE and deadline is not None and now_us >= deadline
 
     def _advance(self, now_us: int) -> None:
+        """At a decision's deadline the player stands with what is on the table."""
         deadline = self.deadline_us
         if self.phase == DECIDE and deadline is not None and now_us >= deadline:
             self._stand(self.turns[-1], deadline, forced=True)
 
     # ----------------------------------------------------------------- actions
 
-    def apply(self, seat: int, action: int, now_us: int) -> Outcome | Illegal:
-        if self._result is not None:
-            return Illegal(gettext_noop("the game is over"))
-        steps: list[Step] = []
-        self._steps = steps
-        try:
-            deadline = self.deadline_us
-            if self.phase == DECIDE and deadline is not None and now_us >= deadline:
-                # Late: the stand at the deadline comes first; the action is then judged
-                # in the new position.
-                self._advance(now_us)
-                if self._result is not None:
-                    return Outcome(applied=False, steps=steps)
-            refusal = self._check(seat, action)
-            if refusal is not None:
-                return Illegal(refusal)
-            self._do(seat, action, now_us)
-            return Outcome(applied=True, steps=steps)
-        finally:
-            self._steps = []
+    def _annulled_after_end(self) -> None:
+        self.standing = Standing(None, None, ANNULLED)
 
-    def annul(self, now_us: int) -> list[Step]:
-        """No result (an outage, or staff), also after the game ended."""
-        steps: list[Step] = []
-        if self._result is not None:
-            if self._result.reason != ANNULLED:
-                self._result = Result(None, ANNULLED)
-                self.standing = Standing(None, None, ANNULLED)
-            return steps
-        self._steps = steps
+    def _annul(self, now_us: int) -> None:
         self._emit(None, A.ANNUL, now_us)
         self._close(Standing(None, None, ANNULLED))
-        self._steps = []
-        return steps
 
     def _check(self, seat: int, action: int) -> str | None:
         if not 0 <= seat < self.num_seats:

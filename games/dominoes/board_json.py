@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import PORT_NAMES, Board
-from .tiles import tile_name
+from .board import PORT_BY_NAME, PORT_NAMES, Board
+from .tiles import tile_from_name, tile_name
 
 
 def board_json(board: Board, spinner_key: str) -> dict[str, Any]:
@@ -28,3 +28,25 @@ def board_json(board: Board, spinner_key: str) -> dict[str, Any]:
             {"target": tile_name(t), "port": PORT_NAMES[p], "value": v} for t, p, v in board.places
         ],
     }
+
+
+def board_from_json(data: dict[str, Any], cross: bool) -> Board:
+    """The board a view shows (``board_json``'s tiles, in order), rebuilt: what a
+    computer player reads of the table."""
+    board = Board(cross=cross)
+    for link in data["tiles"]:
+        tile = tile_from_name(link["tile"])
+        if link["target"] is None:
+            board.place_opening(tile)
+        else:
+            board.place(tile, tile_from_name(link["target"]), PORT_BY_NAME[link["port"]])
+    return board
+
+
+def placement_total(board: Board, action: dict[str, Any]) -> int:
+    """The counting ends' sum after a record-shaped ``play`` (a first tile without a
+    target counts only on an empty board)."""
+    tile = tile_from_name(action["tile"])
+    if "target" not in action:
+        return board.sum_after(tile, -1, -1) if board.is_empty else 0
+    return board.sum_after(tile, tile_from_name(action["target"]), PORT_BY_NAME[action["port"]])

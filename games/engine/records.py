@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -52,6 +52,18 @@ def record_object(data: Any, record_format: str) -> dict[str, Any]:
     if data.get("format") != record_format:
         raise RecordError(f"unknown format {data.get('format')!r} (expected {record_format!r})")
     return data
+
+
+def record_players(players: Any, counts: Container[int], message: str) -> list[str]:
+    """A record's ``players``: a list of names, as many as one of ``counts`` (``message``
+    says what is expected)."""
+    if (
+        not isinstance(players, list)
+        or len(players) not in counts
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError(message)
+    return list(players)
 
 
 def record_time(value: Any, where: str, last_us: int,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.dominoes.board import PORT_BY_NAME, Board
+from games.dominoes.board import Board
+from games.dominoes.board_json import board_from_json, placement_total
 from games.dominoes.tiles import PIPS, tile_from_name
 
 from .scoring import placement_points
@@ -17,25 +18,8 @@ from .scoring import placement_points
 JSON = dict[str, Any]
 
 
-def board_from_view(board_view: JSON, cross: bool) -> Board:
-    board = Board(cross=cross)
-    for link in board_view["tiles"]:
-        tile = tile_from_name(link["tile"])
-        if link["target"] is None:
-            board.place_opening(tile)
-        else:
-            board.place(tile, tile_from_name(link["target"]), PORT_BY_NAME[link["port"]])
-    return board
-
-
 def placement_score(board: Board, action: JSON) -> int:
-    tile = tile_from_name(action["tile"])
-    if "target" not in action:
-        total = board.sum_after(tile, -1, -1) if board.is_empty else 0
-    else:
-        total = board.sum_after(tile, tile_from_name(action["target"]),
-                                PORT_BY_NAME[action["port"]])
-    return placement_points(total)
+    return placement_points(placement_total(board, action))
 
 
 def choose(view: JSON, rng: random.Random) -> JSON | None:
@@ -46,7 +30,7 @@ def choose(view: JSON, rng: random.Random) -> JSON | None:
     plays = [action for action in legal if action["type"] == "play"]
     if not plays:
         return legal[0]  # a draw: the only other action a seat is ever offered
-    board = board_from_view(view["board"], bool(view["rules"]["cross"]))
+    board = board_from_json(view["board"], bool(view["rules"]["cross"]))
     scored = [(placement_score(board, a), PIPS[tile_from_name(a["tile"])], a) for a in plays]
     best = max((score, pips) for score, pips, _ in scored)
     candidates = [a for score, pips, a in scored if (score, pips) == best]

@@ -15,7 +15,14 @@ from games.dominoes.tiles import tile_name
 from games.engine import records
 from games.engine.plugin import ActionError, RecordError, RulesError
 from games.engine.records import RecordAction as RecordAction
-from games.engine.records import load_json, read_actions, record_object, record_time, us_to_seconds
+from games.engine.records import (
+    load_json,
+    read_actions,
+    record_object,
+    record_players,
+    record_time,
+    us_to_seconds,
+)
 
 from .actions import action_fields, action_from_dict
 from .rules import SEAT_COUNTS, Rules, parse_rules
@@ -24,13 +31,6 @@ from .state import Deal, DealError, check_lots
 # RecordAction (the engine's) and parse_tiles (the dominoes') are imported "as" themselves:
 # the plugin reads them here.
 FORMAT = "fives/1"
-
-
-@dataclass(slots=True)
-class RecordHand:
-    deal: Deal
-    start_us: int
-    actions: list[RecordAction] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -45,6 +45,13 @@ class Record:
         return len(self.players)
 
 
+@dataclass(slots=True)
+class RecordHand:
+    deal: Deal
+    start_us: int
+    actions: list[RecordAction] = field(default_factory=list)
+
+
 def loads(text: str | bytes) -> Record:
     return parse(load_json(text))
 
@@ -52,13 +59,7 @@ def loads(text: str | bytes) -> Record:
 def _seat_count(data: dict[str, Any]) -> int:
     players = data.get("players")
     if players is not None:
-        if (
-            not isinstance(players, list)
-            or len(players) not in SEAT_COUNTS
-            or not all(isinstance(p, str) for p in players)
-        ):
-            raise RecordError("players must be a list of 2 or 4 names")
-        return len(players)
+        return len(record_players(players, SEAT_COUNTS, "players must be a list of 2 or 4 names"))
     # No players: as many seats as the first deal has hands (2 when there is none).
     hands = data.get("hands")
     if isinstance(hands, list) and hands and isinstance(hands[0], dict):

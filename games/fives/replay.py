@@ -11,14 +11,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.dominoes.tiles import tile_name, tiles_in
-from games.engine.forced import ForcedActions
+from games.dominoes.replay import (
+    action_line,
+    end_lines,
+    hand_lines,
+    illegal_line,
+    replay_hands,
+    report_end,
+)
 from games.engine.plugin import ReplayOutcome
-from games.engine.protocol import Illegal, Step
+from games.engine.protocol import Step
 from games.engine.records import EXIT_ILLEGAL as EXIT_ILLEGAL
 from games.engine.records import EXIT_MALFORMED as EXIT_MALFORMED
 from games.engine.records import EXIT_OK as EXIT_OK
-from games.engine.records import ReplayResult, step_entries, step_entry, us_to_seconds
+from games.engine.records import ReplayResult, step_entry, us_to_seconds
 from games.engine.records import replay_document as shared_replay_document
 
 from . import actions as A
@@ -50,38 +56,12 @@ def replay(record: Record, observer: Observer | None = None) -> Replay:
     state = FivesState(record.rules, record.seats)
     result = Replay(state)
 
-    def take(hand: int, steps: list[Step], pending: ForcedActions) -> None:
-        # A flag is not an action: it shows in the result and the clocks.
-        added = step_entries(hand, steps, A.EVENT_BASE, action_entry, pending)
-        result.actions.extend(added)
-        if observer is not None and added:
-            observer(state, added)
-
-    for h, hand in enumerate(record.hands):
-        if state.result is not None:
-            result.error = {"hand": h, "index": 0, "reason": "the game is over"}
-            return result
-        if not state.needs_chance():
-            result.error = {"hand": h, "index": 0, "reason": f"hand {h - 1} is not over"}
-            return result
+    def deal(h: int) -> None:
+        hand = record.hands[h]
         state.deal(hand.deal, hand.start_us, lots=record.lots if h == 0 else None)
-        pending = ForcedActions()
-        for i, action in enumerate(hand.actions):
-            if pending.listed(action.seat, action.code):
-                continue  # e.g. the passes of a fish whose bonus ended the game
-            if state.result is not None:
-                result.error = {"hand": h, "index": i, "reason": "the game is over"}
-                return result
-            # Time first: a clock that reached its deadline before this action.
-            take(h, state.advance(action.t_us), pending)
-            if state.result is not None:
-                continue  # at or after the deadline: lost on time, the action not applied
-            pending.clear()
-            outcome = state.apply(action.seat, action.code, action.t_us)
-            if isinstance(outcome, Illegal):
-                result.error = {"hand": h, "index": i, "reason": outcome.reason}
-                return result
-            take(h, outcome.steps, pending)
+
+    result.error = replay_hands(state, [hand.actions for hand in record.hands], result.actions,
+                                deal, action_entry, observer, lambda i, action: None)
     return result
 
 
@@ -116,37 +96,19 @@ def report(rep: Replay, with_legal: bool = False) -> JSON:
         "clocks": [us_to_seconds(bank) for bank in state.clock.banks_us],
         "result": result_entry(state),
     }
-    if with_legal:
-        legal: list[JSON] = []
-        for seat in range(state.num_seats):
-            legal.extend(A.action_to_dict(seat, code) for code in state.legal_actions(seat))
-        out["legal"] = legal
-        out["to_act"] = state.to_act() if state.result is None else None
-    if rep.error is not None:
-        out["error"] = rep.error
-    return out
+    return report_end(out, state, rep.error, with_legal, A.action_to_dict)
 
 
 _VERBS = {"draw": "draws", "pass": "passes", "resign": "resigns"}
 
 
 def _describe_action(entry: JSON, players: list[str]) -> str:
-    who = players[entry["seat"]] if entry["seat"] is not None else "-"
-    kind: str = entry["type"]
-    if kind == "play":
-        where = f" on {entry['target']}:{entry['port']}" if "target" in entry else " (lead)"
-        text = f"plays {entry['tile']}{where}"
-    else:
-        text = _VERBS.get(kind, kind)
-    forced = " (forced)" if entry.get("forced") else ""
-    points = f", +{entry['points']}" if entry["points"] else ""
-    scores = "-".join(str(s) for s in entry["scores"])
-    return f"  {who} {text}{forced}{points}  [{scores}]"
+    return action_line(entry, players, _VERBS, "lead", "scores")
 
 
 def _describe_end(state: FivesState, index: int, players: list[str]) -> list[str]:
     summary = state.hands_summary[index]
-    lines = []
+    lines: list[str] = []
     pips = ", ".join(f"{players[s]} {p}" for s, p in enumerate(summary.pips or ()))
     if summary.end == "domino" and summary.winner is not None:
         lines.append(f"  {players[summary.winner]} played out (domino), bonus {summary.bonus};"
@@ -154,25 +116,15 @@ def _describe_end(state: FivesState, index: int, players: list[str]) -> list[str
     elif summary.end == "fish":
         who = players[summary.winner] if summary.winner is not None else "nobody (a tie)"
         lines.append(f"  fish: pips {pips}; bonus {summary.bonus} to {who}")
-    elif summary.end is not None:
-        lines.append(f"  the hand ended: {summary.end}")
-    if summary.final_hands is not None:
-        left = "; ".join(
-            f"{players[s]}: {' '.join(tile_name(t) for t in tiles_in(mask)) or '-'}"
-            for s, mask in enumerate(summary.final_hands)
-        )
-        lines.append(f"  tiles left: {left}")
-    return lines
+    return end_lines(lines, summary.end, summary.final_hands, players)
 
 
 def describe(rep: Replay, players: list[str]) -> str:
     """A readable account, hand by hand: moves, scores, how each hand ended, the result."""
     state = rep.state
-    lines: list[str] = []
-    for index, summary in enumerate(state.hands_summary):
-        lines.append(f"Hand {index + 1} (led by {players[summary.leader]})")
-        lines.extend(_describe_action(e, players) for e in rep.actions if e["hand"] == index)
-        lines.extend(_describe_end(state, index, players))
+    lines = hand_lines([f"led by {players[summary.leader]}" for summary in state.hands_summary],
+                       rep.actions, lambda e: _describe_action(e, players),
+                       lambda index: _describe_end(state, index, players))
     lines.append("Scores: " + ", ".join(f"{p} {s}" for p, s in zip(players, state.scores,
                                                                      strict=True)))
     clocks = [us_to_seconds(bank) for bank in state.clock.banks_us]
@@ -186,9 +138,7 @@ def describe(rep: Replay, players: list[str]) -> str:
         standing = ", ".join(f"{players[s]} #{r}" for s, r in enumerate(ranks))
         head = f"{players[res.winner]} wins" if res.winner is not None else "no sole winner"
         lines.append(f"Result: {head} ({res.reason}){'; ' + standing if standing else ''}")
-    if rep.error is not None:
-        err = rep.error
-        lines.append(f"Illegal action (hand {err['hand']}, action {err['index']}): {err['reason']}")
+    lines.extend(illegal_line(rep.error))
     return "\n".join(lines)
 
 

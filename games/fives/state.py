@@ -11,24 +11,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from games.dominoes.board import Board, placement_refusal
+from games.dominoes.hands import DEAL, OVER, PLAY, DominoState
 from games.dominoes.tiles import (
     FULL_SET_MASK,
-    PLAYABLE_MASK,
     TILE_COUNT,
-    VALUE_MASK,
     mask_of,
     pip_total,
 )
 from games.engine.clock import MatchClock
-from games.engine.protocol import (
-    JSON,
-    GameState,
-    Illegal,
-    Outcome,
-    Result,
-    Step,
-    gettext_noop,
-)
+from games.engine.protocol import JSON, Result, Step, gettext_noop
+from games.engine.stepped import ANNULLED
 
 from . import actions as A
 from .rules import DEFAULT_RULES, Rules
@@ -40,11 +32,9 @@ from .scoring import (
     ranks_by_score,
     sole_first,
 )
+from .view import build_view
 
-# Phases of a game.
-DEAL = "deal"  # waiting for the next deal (a chance outcome); no clock runs
-PLAY = "play"
-OVER = "over"
+# Phases of a game (the dominoes' DEAL, PLAY, OVER): no clock runs while a deal is due.
 
 HAND_SIZE = 7
 
@@ -104,8 +94,10 @@ class HandSummary:
     final_moves: list[Step] | None = field(default=None, compare=False)
 
 
-class FivesState(GameState):
+class FivesState(DominoState):
     """One game for 2 or 4 seats, each playing for themselves."""
+
+    not_moves = (A.RESIGN,)
 
     def __init__(self, rules: Rules = DEFAULT_RULES, seats: int = 2) -> None:
         if seats not in (2, 4):
@@ -135,18 +127,8 @@ class FivesState(GameState):
 
     # ----------------------------------------------------------------- queries
 
-    @property
-    def result(self) -> Result | None:
-        return self._result
-
-    def needs_chance(self) -> bool:
-        return self.phase == DEAL and self._result is None
-
     def to_act(self) -> int | None:
         return self.turn if self.phase == PLAY else None
-
-    def next_seat(self, seat: int) -> int:
-        return (seat + 1) % self.num_seats
 
     def drawable(self) -> int:
         """Bazaar tiles that may still be drawn: the last one never is."""
@@ -155,31 +137,13 @@ class FivesState(GameState):
     def bazaar_left(self) -> int:
         return len(self.bazaar) - self.draw_pos
 
-    def playable_mask(self, seat: int) -> int:
-        if self.board.is_empty:
-            return self.hand_masks[seat]
-        return self.hand_masks[seat] & PLAYABLE_MASK[self.board.open_values]
-
     def legal_actions(self, seat: int) -> list[int]:
         if self.phase != PLAY or seat != self.turn:
             return []
-        board = self.board
-        if self.drawn_tile >= 0:
-            tiles_mask = 1 << self.drawn_tile
-        elif board.is_empty:
-            return [A.lead_code(t) for t in range(TILE_COUNT) if self.hand_masks[seat] >> t & 1]
-        else:
-            tiles_mask = self.hand_masks[seat] & PLAYABLE_MASK[board.open_values]
-            if not tiles_mask:
-                return [A.DRAW] if self.drawable() else []
-        codes = []
-        for target, port, value in board.places:
-            candidates = tiles_mask & VALUE_MASK[value]
-            while candidates:
-                low = candidates & -candidates
-                codes.append((low.bit_length() - 1) << 8 | target << 3 | port)
-                candidates ^= low
-        return codes
+        return self._legal_plays(seat)
+
+    def _may_draw(self) -> bool:
+        return self.drawable() > 0
 
     def next_deadline_us(self) -> int | None:
         if self._result is not None:
@@ -221,13 +185,6 @@ class FivesState(GameState):
 
     # -------------------------------------------------------------------- time
 
-    def advance(self, now_us: int) -> list[Step]:
-        steps: list[Step] = []
-        self._steps = steps
-        self._advance(now_us)
-        self._steps = []
-        return steps
-
     def _advance(self, now_us: int) -> None:
         if self._result is None and self.clock.is_late(now_us):
             deadline = self.clock.deadline_us()
@@ -239,38 +196,16 @@ class FivesState(GameState):
 
     # ----------------------------------------------------------------- actions
 
-    def apply(self, seat: int, action: int, now_us: int) -> Outcome | Illegal:
-        if self._result is not None:
-            return Illegal(gettext_noop("the game is over"))
-        steps: list[Step] = []
-        self._steps = steps
-        try:
-            if self.clock.is_late(now_us):
-                self._advance(now_us)
-                return Outcome(applied=False, steps=steps)
-            refusal = self._check(seat, action)
-            if refusal is not None:
-                return Illegal(refusal)
-            self._do(seat, action, now_us)
-            return Outcome(applied=True, steps=steps)
-        finally:
-            self._steps = []
+    def _late(self, now_us: int) -> bool:
+        return self.clock.is_late(now_us)
 
-    def annul(self, now_us: int) -> list[Step]:
-        """No result, no rating change: the service could not keep time reliably, or
-        staff annulled the game (also after it ended)."""
-        steps: list[Step] = []
-        if self._result is not None:
-            if self._result.reason != "annulled":
-                self._result = Result(None, "annulled")
-                self.ranks = None
-            return steps
-        self._steps = steps
+    def _annulled_after_end(self) -> None:
+        self.ranks = None
+
+    def _annul(self, now_us: int) -> None:
         self.clock.stop(now_us)
         self._emit(None, A.ANNUL, now_us)
-        self._close(Result(None, "annulled"), None)
-        self._steps = []
-        return steps
+        self._close(Result(None, ANNULLED), None)
 
     def _check(self, seat: int, action: int) -> str | None:
         """Why ``action`` is refused now, or None when it is legal."""
@@ -307,12 +242,8 @@ class FivesState(GameState):
 
     # ------------------------------------------------------------- transitions
 
-    def _emit(self, seat: int | None, action: int, now_us: int, forced: bool = False,
-              points: int = 0) -> None:
-        step = Step(seat, action, now_us, forced, points, tuple(self.scores))
-        self._steps.append(step)
-        if action < A.EVENT_BASE and action != A.RESIGN:
-            self.moves.append(step)
+    def _scores_now(self) -> tuple[int, ...]:
+        return tuple(self.scores)
 
     def _do(self, seat: int, action: int, now_us: int) -> None:
         if action == A.RESIGN:
@@ -320,23 +251,10 @@ class FivesState(GameState):
             self._emit(seat, action, now_us)
             self._finish_with_loser(seat, "resign")
         elif action == A.DRAW:
-            self._draw(seat, now_us)
+            self._draw_from(self.bazaar, seat, now_us)
         else:
             self.clock.stop(now_us)
             self._place(seat, action, now_us)
-
-    def _draw(self, seat: int, now_us: int) -> None:
-        tile = self.bazaar[self.draw_pos]
-        self.draw_pos += 1
-        self.hand_masks[seat] |= 1 << tile
-        self._emit(seat, A.DRAW, now_us)
-        if PLAYABLE_MASK[self.board.open_values] >> tile & 1:
-            self.drawn_tile = tile
-        elif not self.drawable():
-            # Nothing to play and nothing more to draw: the turn ends with a forced pass.
-            self.clock.stop(now_us)
-            self._forced_pass(seat, now_us)
-        # Otherwise the same turn goes on, on the same clock.
 
     def _place(self, seat: int, code: int, now_us: int) -> None:
         tile, target, port = A.play_parts(code)
@@ -360,19 +278,10 @@ class FivesState(GameState):
             self._emit(seat, code, now_us, points=points)
             self._begin_turn(self.next_seat(seat), now_us)
 
-    def _begin_turn(self, seat: int, now_us: int) -> None:
-        self.turn = seat
-        if self.hand_masks[seat] & PLAYABLE_MASK[self.board.open_values] or self.drawable():
-            self.clock.start(seat, now_us)
-        else:
-            self._forced_pass(seat, now_us)
+    def _start_decision(self, seat: int, now_us: int) -> None:
+        self.clock.start(seat, now_us)
 
-    def _forced_pass(self, seat: int, now_us: int) -> None:
-        self.passes_in_row += 1
-        if self.passes_in_row < self.num_seats:
-            self._emit(seat, A.PASS, now_us, forced=True)
-            self._begin_turn(self.next_seat(seat), now_us)
-            return
+    def _blocked(self, seat: int, now_us: int) -> None:
         # Everybody passed in succession: the hand is blocked (a fish).
         winner = fish_winner([pip_total(mask) for mask in self.hand_masks])
         self._settle(FISH, winner)
@@ -420,16 +329,7 @@ class FivesState(GameState):
         self.drawn_tile = -1
         self.phase = OVER
 
-    def _keep_final_position(self, summary: HandSummary) -> None:
-        for older in self.hands_summary:  # only the latest ended position is kept
-            older.final_board = older.final_moves = None
-        summary.final_hands = tuple(self.hand_masks)
-        summary.final_board = self.board
-        summary.final_moves = self.moves
-
     # ------------------------------------------------------------------- views
 
     def view(self, seat: int | None) -> JSON:
-        from .view import build_view
-
         return build_view(self, seat)

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from games.dominoes import view as dominoes_view
 from games.dominoes.board import Board
 from games.dominoes.board_json import board_json
-from games.dominoes.tiles import tile_name, tiles_in
+from games.dominoes.tiles import tile_name
+from games.dominoes.view import hand_summary_json, recent_hands
+from games.dominoes.view import tiles_of as tiles_of
 
 from . import actions as A
 from .rules import US
@@ -24,28 +27,21 @@ if TYPE_CHECKING:
 
 JSON = dict[str, Any]
 
-RECENT_HANDS = 2  # hand summaries in a view: the current hand and the one before
+SPINNER_KEY = "cross"  # Fives' word for the board's spinner
+SUMMARY_SHOWN = ("leader", "end", "winner", "pips", "bonus")  # a hand summary's, in a view
 
 
 def seconds(us: int) -> float:
     return us / US
 
 
-def tiles_of(mask: int) -> list[str]:
-    return [tile_name(t) for t in tiles_in(mask)]
-
-
 def public_move(step: Step) -> JSON:
-    """A move as everybody may see it: a draw never says which tile."""
-    move: JSON = {"seat": step.seat, **A.action_fields(step.action), "points": step.points}
-    if step.forced:
-        move["forced"] = True
-    return move
+    return dominoes_view.public_move(step, A.action_fields)
 
 
 def board_view(board: Board) -> JSON:
     """A board as every view shows it (public: it is on the table)."""
-    return board_json(board, "cross")
+    return board_json(board, SPINNER_KEY)
 
 
 def clock_view(state: FivesState) -> JSON:
@@ -71,22 +67,8 @@ def result_view(state: FivesState) -> JSON | None:
 
 
 def hand_summary_view(state: FivesState, index: int, with_position: bool) -> JSON:
-    summary = state.hands_summary[index]
-    data: JSON = {
-        "hand": index,
-        "leader": summary.leader,
-        "end": summary.end,
-        "winner": summary.winner,
-        "pips": list(summary.pips) if summary.pips is not None else None,
-        "bonus": summary.bonus,
-    }
-    if summary.final_hands is not None:
-        data["hands"] = [tiles_of(mask) for mask in summary.final_hands]
-        if with_position and summary.final_board is not None:
-            # The ended hand's last position (public now), while its result is on screen.
-            data["board"] = board_view(summary.final_board)
-            data["moves"] = [public_move(m) for m in summary.final_moves or []]
-    return data
+    return hand_summary_json(index, state.hands_summary[index], SUMMARY_SHOWN, with_position,
+                             SPINNER_KEY, A.action_fields)
 
 
 def build_view(state: FivesState, seat: int | None) -> JSON:
@@ -119,13 +101,9 @@ def build_view(state: FivesState, seat: int | None) -> JSON:
             view["hand"] = tiles_of(state.hand_masks[seat])
             if state.drawn_tile >= 0 and state.turn == seat:
                 view["must_play"] = tile_name(state.drawn_tile)
-        summaries = state.hands_summary
-        first = max(0, len(summaries) - RECENT_HANDS)
-        ended = [i for i in range(first, len(summaries)) if summaries[i].final_hands is not None]
-        latest = ended[-1] if ended and (over or state.phase == "deal") else -1
-        view["hands"] = [hand_summary_view(state, i, with_position=i == latest)
-                         for i in range(first, len(summaries))]
-        view["hands_played"] = len(summaries)
+        view["hands"] = recent_hands(state.hands_summary, over or state.phase == "deal",
+                                     lambda i, position: hand_summary_view(state, i, position))
+        view["hands_played"] = len(state.hands_summary)
     # Only the seat's own legal moves; a spectator has none. Resign is always allowed.
     view["legal"] = (
         [A.action_to_dict(seat, code) for code in state.legal_actions(seat)]

@@ -9,30 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.dominoes.board import PORT_BY_NAME, Board
-from games.dominoes.tiles import tile_from_name
+from games.dominoes.board import Board
+from games.dominoes.board_json import board_from_json, placement_total
 
 JSON = dict[str, Any]
 
 
-def board_from_view(board_view: JSON) -> Board:
-    board = Board(cross=True)
-    for link in board_view["tiles"]:
-        tile = tile_from_name(link["tile"])
-        if link["target"] is None:
-            board.place_opening(tile)
-        else:
-            board.place(tile, tile_from_name(link["target"]), PORT_BY_NAME[link["port"]])
-    return board
-
-
 def placement_score(board: Board, action: JSON) -> int:
-    tile = tile_from_name(action["tile"])
-    if "target" not in action:
-        total = Board(cross=True).sum_after(tile, -1, -1)
-    else:
-        total = board.sum_after(tile, tile_from_name(action["target"]),
-                                PORT_BY_NAME[action["port"]])
+    total = placement_total(board, action)  # an opening: the board is empty
     return total if total and total % 5 == 0 else 0
 
 
@@ -62,7 +46,7 @@ def choose(view: JSON) -> JSON | None:
         return by_type["decline"][0]
     plays = by_type.get("play", [])
     if plays:
-        board = board_from_view(view["board"])
+        board = board_from_json(view["board"], cross=True)
         # Highest score first; then shed the heaviest tile.
         return max(plays, key=lambda a: (placement_score(board, a), pips(a["tile"])))
     if "draw" in by_type:

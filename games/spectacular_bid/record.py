@@ -16,7 +16,7 @@ from games.engine import records
 from games.engine.plugin import RecordError as RecordError
 from games.engine.plugin import RulesError
 from games.engine.records import RecordAction as RecordAction
-from games.engine.records import load_json, read_actions, record_object
+from games.engine.records import load_json, read_actions, record_object, record_players
 
 from .actions import ActionFormatError, action_fields, action_from_dict
 from .rules import Rules
@@ -45,14 +45,10 @@ def loads(text: str | bytes) -> Record:
 
 
 def parse(data: Any) -> Record:
+    """A record's document -> Record; RecordError (one line) when malformed."""
     data = record_object(data, FORMAT)
-    players = data.get("players", ["seat 0", "seat 1"])
-    if (
-        not isinstance(players, list)
-        or len(players) != 2
-        or not all(isinstance(p, str) for p in players)
-    ):
-        raise RecordError("players must be a list of two names")
+    players = record_players(data.get("players", ["seat 0", "seat 1"]), (2,),
+                             "players must be a list of two names")
     try:
         rules = Rules.from_dict(data.get("rules"))
     except RulesError as exc:

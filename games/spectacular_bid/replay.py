@@ -11,14 +11,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.dominoes.tiles import tile_name, tiles_in
-from games.engine.forced import ForcedActions
+from games.dominoes.replay import (
+    action_line,
+    end_lines,
+    hand_lines,
+    illegal_line,
+    replay_hands,
+    report_end,
+)
 from games.engine.plugin import ReplayOutcome
-from games.engine.protocol import Illegal, Step
+from games.engine.protocol import Step
 from games.engine.records import EXIT_ILLEGAL as EXIT_ILLEGAL
 from games.engine.records import EXIT_MALFORMED as EXIT_MALFORMED
 from games.engine.records import EXIT_OK as EXIT_OK
-from games.engine.records import ReplayResult, step_entries, step_entry, us_to_seconds
+from games.engine.records import RecordAction, ReplayResult, step_entry, us_to_seconds
 from games.engine.records import replay_document as shared_replay_document
 
 from . import actions as A
@@ -41,55 +47,25 @@ def _action_entry(hand: int, step: Step) -> dict[str, Any]:
     return step_entry(hand, step, A.action_fields, "balances")
 
 
+_NOT_STARTING = (A.CONTINUE, A.RESIGN, A.ABORT)
+
+
 def replay(record: Record,
            observer: Callable[[Match, list[dict[str, Any]]], None] | None = None) -> Replay:
     """Replay ``record``; ``observer`` sees the match after each group of actions applied."""
     match = Match(record.rules)
     result = Replay(match)
 
-    def take(hand: int, steps: list[Step], pending: ForcedActions) -> None:
-        # Time events (a hand starting on its own, a flag) are not actions.
-        added = step_entries(hand, steps, A.EVENT_BASE, _action_entry, pending)
-        result.actions.extend(added)
-        if observer is not None and added:
-            observer(match, added)
+    def start(i: int, action: RecordAction) -> list[Step] | None:
+        if i == 0 and action.code not in _NOT_STARTING and match.phase == CONTINUE:
+            # No Start/Continue recorded: the hand starts at its first action (a resign
+            # or an abort before the hand started does not start it).
+            return match.start_hand_now(action.t_us)
+        return None  # time first: a grace period that ran out, a clock at its deadline
 
-    for h, hand in enumerate(record.hands):
-        if match.result is not None:
-            result.error = {"hand": h, "index": 0, "reason": "the match is over"}
-            return result
-        if not match.needs_chance():
-            result.error = {"hand": h, "index": 0, "reason": f"hand {h - 1} is not over"}
-            return result
-        match.deal(hand.deal)
-        pending = ForcedActions()
-        for i, action in enumerate(hand.actions):
-            if pending.listed(action.seat, action.code):
-                continue  # e.g. the passes that blocked a hand, after it ended the match
-            if match.result is not None:
-                result.error = {"hand": h, "index": i, "reason": "the match is over"}
-                return result
-            if (
-                i == 0
-                and action.code not in (A.CONTINUE, A.RESIGN, A.ABORT)
-                and match.phase == CONTINUE
-            ):
-                # No Start/Continue recorded: the hand starts at its first action (a resign
-                # or an abort before the hand started does not start it).
-                take(h, match.start_hand_now(action.t_us), pending)
-            else:
-                # Time first: a grace period that ran out, a clock at its deadline.
-                take(h, match.advance(action.t_us), pending)
-                if match.result is not None:
-                    continue  # it arrived at or after the deadline: lost on time, not applied
-            if pending.listed(action.seat, action.code):
-                continue
-            pending.clear()
-            outcome = match.apply(action.seat, action.code, action.t_us)
-            if isinstance(outcome, Illegal):
-                result.error = {"hand": h, "index": i, "reason": outcome.reason}
-                return result
-            take(h, outcome.steps, pending)
+    result.error = replay_hands(match, [hand.actions for hand in record.hands], result.actions,
+                                lambda h: match.deal(record.hands[h].deal), _action_entry,
+                                observer, start)
     return result
 
 
@@ -113,15 +89,7 @@ def report(rep: Replay, with_legal: bool = False) -> dict[str, Any]:
             "reason": res.reason if res else None,
         },
     }
-    if with_legal:
-        legal: list[dict[str, Any]] = []
-        for seat in (0, 1):
-            legal.extend(A.action_to_dict(seat, code) for code in match.legal_actions(seat))
-        out["legal"] = legal
-        out["to_act"] = match.to_act() if res is None else None
-    if rep.error is not None:
-        out["error"] = rep.error
-    return out
+    return report_end(out, match, rep.error, with_legal, A.action_to_dict)
 
 
 _VERBS = {"continue": "continues", "draw": "draws", "pass": "passes", "accept": "accepts",
@@ -129,47 +97,27 @@ _VERBS = {"continue": "continues", "draw": "draws", "pass": "passes", "accept": 
 
 
 def _describe_action(entry: dict[str, Any], players: list[str]) -> str:
-    who = players[entry["seat"]] if entry["seat"] is not None else "-"
-    kind = entry["type"]
-    if kind == "play":
-        where = f" on {entry['target']}:{entry['port']}" if "target" in entry else " (opening)"
-        text = f"plays {entry['tile']}{where}"
-    elif kind == "bid":
-        text = f"bids {entry['amount']}"
-    else:
-        text = _VERBS.get(kind, kind)
-    forced = " (forced)" if entry.get("forced") else ""
-    points = f", +{entry['points']}" if entry["points"] else ""
-    balances = "-".join(str(b) for b in entry["balances"])
-    return f"  {who} {text}{forced}{points}  [{balances}]"
+    return action_line(entry, players, _VERBS, "opening", "balances")
 
 
 def _describe_end(match: Match, index: int, players: list[str]) -> list[str]:
     summary = match.hands_summary[index]
-    lines = []
+    lines: list[str] = []
     if summary.end == "blocked" and summary.sums is not None:
         lines.append(f"  blocked: hand totals {summary.sums[0]} and {summary.sums[1]},"
                      f" {summary.settlement} to the lower hand")
     elif summary.end == "domino" and summary.winner is not None:
         lines.append(f"  {players[summary.winner]} played out (domino)")
-    elif summary.end is not None:
-        lines.append(f"  the hand ended: {summary.end}")
-    if summary.final_hands is not None:
-        left = [" ".join(tile_name(t) for t in tiles_in(summary.final_hands[s])) or "-"
-                for s in (0, 1)]
-        lines.append(f"  tiles left: {players[0]}: {left[0]}; {players[1]}: {left[1]}")
-    return lines
+    return end_lines(lines, summary.end, summary.final_hands, players)
 
 
 def describe(rep: Replay, players: list[str]) -> str:
     """A readable account, hand by hand: moves, scores, balances, how each hand ended."""
     match = rep.match
-    lines: list[str] = []
-    for index, summary in enumerate(match.hands_summary):
-        opening = "auction" if summary.jockey is not None else "hierarchy"
-        lines.append(f"Hand {index + 1} ({opening} opening)")
-        lines.extend(_describe_action(e, players) for e in rep.actions if e["hand"] == index)
-        lines.extend(_describe_end(match, index, players))
+    heads = [f"{'auction' if summary.jockey is not None else 'hierarchy'} opening"
+             for summary in match.hands_summary]
+    lines = hand_lines(heads, rep.actions, lambda e: _describe_action(e, players),
+                       lambda index: _describe_end(match, index, players))
     lines.append(f"Balances: {players[0]} {match.balances[0]}, {players[1]} {match.balances[1]}")
     banks = [us_to_seconds(b) for b in match.clock.banks_us]
     lines.append(f"Banks: {players[0]} {banks[0]:g} s, {players[1]} {banks[1]:g} s")
@@ -179,9 +127,7 @@ def describe(rep: Replay, players: list[str]) -> str:
         lines.append(f"Result: no winner ({match.result.reason})")
     else:
         lines.append(f"Result: {players[match.result.winner]} wins ({match.result.reason})")
-    if rep.error is not None:
-        err = rep.error
-        lines.append(f"Illegal action (hand {err['hand']}, action {err['index']}): {err['reason']}")
+    lines.extend(illegal_line(rep.error))
     return "\n".join(lines)
 
 

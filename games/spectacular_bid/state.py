@@ -11,39 +11,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from games.dominoes.board import Board, placement_refusal
+from games.dominoes.hands import DEAL, OVER, PLAY, DominoState
 from games.dominoes.tiles import (
     FULL_SET_MASK,
     HI,
     IS_DOUBLE,
     LO,
-    PLAYABLE_MASK,
     TILE_COUNT,
-    VALUE_MASK,
     mask_of,
     pip_total,
 )
 from games.engine.clock import MatchClock
-from games.engine.protocol import (
-    JSON,
-    GameState,
-    Illegal,
-    Outcome,
-    Reason,
-    Result,
-    Step,
-    gettext_noop,
-)
+from games.engine.protocol import JSON, Reason, Result, Step, gettext_noop
+from games.engine.stepped import ANNULLED
 
 from . import actions as A
 from .rules import STANDARD_RULES, Rules
 from .view import build_view
 
-# Phases of a match.
-DEAL = "deal"  # waiting for the next deal (a chance outcome)
+# Phases of a match: the dominoes' DEAL, PLAY (the opening tile included) and OVER, and
 CONTINUE = "continue"  # dealt; waiting for Start/Continue from both players
 AUCTION = "auction"
-PLAY = "play"  # the opening tile included
-OVER = "over"
 
 HAND_SIZE = 7
 BONEYARD_SIZE = TILE_COUNT - 2 * HAND_SIZE
@@ -80,7 +68,7 @@ class HandSummary:
     sums: tuple[int, int] | None = None
     settlement: int | None = None
     # Both hands as they stood when the hand ended (shown once it is settled).
-    final_hands: tuple[int, int] | None = None
+    final_hands: tuple[int, ...] | None = None
     opener: int | None = None
     # The hand's final position, kept so a client sees the last move after the next deal.
     final_board: Board | None = field(default=None, compare=False)
@@ -113,10 +101,12 @@ class Deal:
         return cls((list(hands[0]), list(hands[1])), list(boneyard))
 
 
-class Match(GameState):
+class Match(DominoState):
     """One match between seat 0 and seat 1."""
 
     num_seats = 2
+    over_reason = gettext_noop("the match is over")
+    not_moves = (A.RESIGN, A.ABORT)
 
     def __init__(self, rules: Rules = STANDARD_RULES) -> None:
         self.rules = rules
@@ -146,23 +136,10 @@ class Match(GameState):
 
     # ----------------------------------------------------------------- queries
 
-    @property
-    def result(self) -> Result | None:
-        return self._result
-
-    def needs_chance(self) -> bool:
-        return self.phase == DEAL and self._result is None
-
     def to_act(self) -> int | None:
         if self.phase in (AUCTION, PLAY):
             return self.turn
         return None
-
-    def playable_mask(self, seat: int) -> int:
-        """The seat's tiles that fit an open place now."""
-        if self.board.is_empty:
-            return self.hand_masks[seat]
-        return self.hand_masks[seat] & PLAYABLE_MASK[self.board.open_values]
 
     def boneyard_left(self) -> int:
         return BONEYARD_SIZE - self.draw_pos if self.boneyard else 0
@@ -204,24 +181,8 @@ class Match(GameState):
             return self._legal_auction(seat)
         return []
 
-    def _legal_plays(self, seat: int) -> list[int]:
-        board = self.board
-        if self.drawn_tile >= 0:
-            tiles_mask = 1 << self.drawn_tile
-        elif board.is_empty:
-            return [A.opening_code(t) for t in range(TILE_COUNT) if self.hand_masks[seat] >> t & 1]
-        else:
-            tiles_mask = self.hand_masks[seat] & PLAYABLE_MASK[board.open_values]
-            if not tiles_mask:
-                return [A.DRAW] if self.draw_pos < BONEYARD_SIZE else []
-        codes = []
-        for target, port, value in board.places:
-            candidates = tiles_mask & VALUE_MASK[value]
-            while candidates:
-                low = candidates & -candidates
-                codes.append((low.bit_length() - 1) << 8 | target << 3 | port)
-                candidates ^= low
-        return codes
+    def _may_draw(self) -> bool:
+        return self.draw_pos < BONEYARD_SIZE
 
     def _legal_auction(self, seat: int) -> list[int]:
         codes = []
@@ -269,13 +230,6 @@ class Match(GameState):
 
     # -------------------------------------------------------------------- time
 
-    def advance(self, now_us: int) -> list[Step]:
-        steps: list[Step] = []
-        self._steps = steps
-        self._advance(now_us)
-        self._steps = []
-        return steps
-
     def _advance(self, now_us: int) -> None:
         if self._result is not None:
             return
@@ -301,52 +255,26 @@ class Match(GameState):
 
         For records whose hands omit ``continue`` (the hand starts at its first action).
         """
-        steps: list[Step] = []
-        self._steps = steps
+        return self._collect(self._start_if_continuing, now_us)
+
+    def _start_if_continuing(self, now_us: int) -> None:
         if self.phase == CONTINUE and self._result is None:
             self.continued = [True, True]
             self._start_hand(now_us)
-        self._steps = []
-        return steps
 
     # ----------------------------------------------------------------- actions
 
-    def apply(self, seat: int, action: int, now_us: int) -> Outcome | Illegal:
-        if self._result is not None:
-            return Illegal(gettext_noop("the match is over"))
-        steps: list[Step] = []
-        self._steps = steps
-        try:
-            clock = self.clock
-            running = clock.running
-            if self.phase == CONTINUE or (
-                running is not None
-                and now_us >= clock.started_us + clock.period_delay_us + clock.banks_us[running]
-            ):
-                self._advance(now_us)
-                if self._result is not None:
-                    return Outcome(applied=False, steps=steps)
-            refusal = self._check(seat, action)
-            if refusal is not None:
-                return Illegal(refusal)
-            self._do(seat, action, now_us)
-            return Outcome(applied=True, steps=steps)
-        finally:
-            self._steps = []
+    def _late(self, now_us: int) -> bool:
+        clock = self.clock
+        running = clock.running
+        return self.phase == CONTINUE or (
+            running is not None
+            and now_us >= clock.started_us + clock.period_delay_us + clock.banks_us[running]
+        )
 
-    def annul(self, now_us: int) -> list[Step]:
-        """No winner, no rating change (§7): the service could not keep time reliably,
-        or staff annulled the match, also after it ended."""
-        steps: list[Step] = []
-        if self._result is not None:
-            if self._result.reason != "annulled":
-                self._result = Result(None, "annulled")
-            return steps
-        self._steps = steps
+    def _annul(self, now_us: int) -> None:
         self._emit(None, A.ANNUL, now_us)
-        self._finish(Result(None, "annulled"), now_us)
-        self._steps = []
-        return steps
+        self._finish(Result(None, ANNULLED), now_us)
 
     def _check(self, seat: int, action: int) -> str | None:
         """Why ``action`` is refused now, or None when it is legal."""
@@ -442,12 +370,8 @@ class Match(GameState):
 
     # ------------------------------------------------------------- transitions
 
-    def _emit(self, seat: int | None, action: int, now_us: int, forced: bool = False,
-              points: int = 0) -> None:
-        step = Step(seat, action, now_us, forced, points, (self.balances[0], self.balances[1]))
-        self._steps.append(step)
-        if action < A.EVENT_BASE and action != A.RESIGN and action != A.ABORT:
-            self.moves.append(step)
+    def _scores_now(self) -> tuple[int, ...]:
+        return (self.balances[0], self.balances[1])
 
     def _do(self, seat: int, action: int, now_us: int) -> None:
         if action < A.DRAW:  # a placement, the common case
@@ -547,17 +471,7 @@ class Match(GameState):
 
     def _draw(self, seat: int, now_us: int) -> None:
         self.decisions += 1
-        tile = self.boneyard[self.draw_pos]
-        self.draw_pos += 1
-        self.hand_masks[seat] |= 1 << tile
-        self._emit(seat, A.DRAW, now_us)
-        if PLAYABLE_MASK[self.board.open_values] >> tile & 1:
-            self.drawn_tile = tile
-        elif self.draw_pos >= BONEYARD_SIZE:
-            # Nothing to play and nothing to draw: the turn ends with a forced pass.
-            self.clock.stop(now_us)
-            self._forced_pass(seat, now_us)
-        # Otherwise the same turn goes on: the delay is not renewed (§7).
+        self._draw_from(self.boneyard, seat, now_us)  # a turn that goes on: no new delay (§7)
 
     def _place(self, seat: int, code: int, now_us: int, forced: bool) -> None:
         tile, target, port = code >> 8, code >> 3 & 31, code & 7  # A.play_parts, inlined
@@ -579,22 +493,7 @@ class Match(GameState):
         else:
             self._begin_turn(1 - seat, now_us)
 
-    def _begin_turn(self, seat: int, now_us: int) -> None:
-        self.turn = seat
-        if (
-            self.hand_masks[seat] & PLAYABLE_MASK[self.board.open_values]
-            or self.draw_pos < BONEYARD_SIZE
-        ):
-            self._start_decision(seat, now_us)
-        else:
-            self._forced_pass(seat, now_us)
-
-    def _forced_pass(self, seat: int, now_us: int) -> None:
-        self.passes_in_row += 1
-        if self.passes_in_row < 2:
-            self._emit(seat, A.PASS, now_us, forced=True)
-            self._begin_turn(1 - seat, now_us)
-            return
+    def _blocked(self, seat: int, now_us: int) -> None:
         # Both passed in succession: the hand is blocked (§5).
         winner = self._settle_block()
         self._emit(seat, A.PASS, now_us, forced=True)
@@ -629,13 +528,6 @@ class Match(GameState):
         if self.hands_summary and self.hands_summary[-1].end is None and self.phase != DEAL:
             self.hands_summary[-1].end = MATCH_OVER
         self._close_match(now_us)
-
-    def _keep_final_position(self, summary: HandSummary) -> None:
-        for older in self.hands_summary:  # only the latest settled position is shown
-            older.final_board = older.final_moves = None
-        summary.final_hands = (self.hand_masks[0], self.hand_masks[1])
-        summary.final_board = self.board
-        summary.final_moves = self.moves
 
     def _close_match(self, now_us: int) -> None:
         if self.hands_summary and self.hands_summary[-1].final_hands is None and self.phase != DEAL:

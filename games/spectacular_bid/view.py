@@ -12,7 +12,9 @@ from typing import Any, Protocol
 
 from games.dominoes.board import Board
 from games.dominoes.board_json import board_json
-from games.dominoes.tiles import tile_name, tiles_in
+from games.dominoes.tiles import tile_name
+from games.dominoes.view import RECENT_HANDS as RECENT_HANDS
+from games.dominoes.view import hand_summary_json, public_move, recent_hands, tiles_of
 from games.engine.clock import MatchClock
 from games.engine.protocol import Result, Step
 
@@ -59,24 +61,14 @@ def seconds(us: int) -> float:
     return us / US
 
 
-def _tiles(mask: int) -> list[str]:
-    return [tile_name(t) for t in tiles_in(mask)]
-
-
-def _public_move(seat: int | None, code: int, forced: bool, points: int) -> JSON:
-    """A move as everybody may see it: a draw never says which tile."""
-    move: JSON = {"seat": seat, **A.action_fields(code), "points": points}
-    if forced:
-        move["forced"] = True
-    return move
+SPINNER_KEY = "spinner"  # the board's spinner, in Spectacular Bid's word
+# A hand summary's fields in a view.
+SUMMARY_SHOWN = ("end", "jockey", "opener", "winner", "sums", "settlement")
 
 
 def board_view(board: Board) -> JSON:
     """A board as every view shows it (public: it is on the table)."""
-    return board_json(board, "spinner")
-
-
-RECENT_HANDS = 2  # hand summaries in a view: the current hand and the one before
+    return board_json(board, SPINNER_KEY)
 
 
 def _clock(match: Match) -> JSON:
@@ -92,24 +84,8 @@ def _clock(match: Match) -> JSON:
 
 
 def _hand_summary(match: Match, index: int, with_position: bool) -> JSON:
-    summary = match.hands_summary[index]
-    data: JSON = {
-        "hand": index,
-        "end": summary.end,
-        "jockey": summary.jockey,
-        "opener": summary.opener,
-        "winner": summary.winner,
-        "sums": list(summary.sums) if summary.sums is not None else None,
-        "settlement": summary.settlement,
-    }
-    if summary.final_hands is not None:
-        data["hands"] = [_tiles(summary.final_hands[0]), _tiles(summary.final_hands[1])]
-        if with_position and summary.final_board is not None:
-            # The settled hand's last position (public now): the board and its moves.
-            data["board"] = board_view(summary.final_board)
-            data["moves"] = [_public_move(m.seat, m.action, m.forced, m.points)
-                             for m in summary.final_moves or []]
-    return data
+    return hand_summary_json(index, match.hands_summary[index], SUMMARY_SHOWN, with_position,
+                             SPINNER_KEY, A.action_fields)
 
 
 def build_view(match: Match, seat: int | None) -> JSON:
@@ -135,7 +111,7 @@ def build_view(match: Match, seat: int | None) -> JSON:
     if match.hand_no >= 0:
         view["jockey"] = match.jockey
         view["board"] = board_view(match.board)
-        view["moves"] = [_public_move(m.seat, m.action, m.forced, m.points) for m in match.moves]
+        view["moves"] = [public_move(m, A.action_fields) for m in match.moves]
         view["hand_counts"] = [m.bit_count() for m in match.hand_masks]
         view["boneyard_count"] = match.boneyard_left()
         view["continued"] = list(match.continued)
@@ -145,22 +121,15 @@ def build_view(match: Match, seat: int | None) -> JSON:
             view["auction"] = {"bid": match.auction.bid or None, "bidder": match.auction.bidder}
         # Hidden information: only the seat's own tiles while the hand runs.
         if seat is not None and (in_hand or over):
-            view["hand"] = _tiles(match.hand_masks[seat])
+            view["hand"] = tiles_of(match.hand_masks[seat])
             if match.drawn_tile >= 0 and match.turn == seat:
                 view["must_play"] = tile_name(match.drawn_tile)
-        # The hand in play and the one before it (whose settlement may be on screen):
-        # a long match has dozens of hands, and every move would carry them all. The
-        # whole match is in its record. A hand's tiles become public once it is settled.
-        summaries = match.hands_summary
-        first = max(0, len(summaries) - RECENT_HANDS)
-        settled = [i for i in range(first, len(summaries))
-                   if summaries[i].final_hands is not None]
-        # The final position only while the settlement is on screen: between hands
-        # and once the match is over.
-        latest = settled[-1] if settled and (over or match.phase in ("continue", "deal")) else -1
-        view["hands"] = [_hand_summary(match, i, with_position=i == latest)
-                         for i in range(first, len(summaries))]
-        view["hands_played"] = len(summaries)
+        # A hand's tiles become public once it is settled; its final position shows
+        # while the settlement is on screen: between hands and once the match is over.
+        view["hands"] = recent_hands(match.hands_summary,
+                                     over or match.phase in ("continue", "deal"),
+                                     lambda i, position: _hand_summary(match, i, position))
+        view["hands_played"] = len(match.hands_summary)
     # Only the seat's own legal moves; a spectator has none.
     view["legal"] = (
         [A.action_to_dict(seat, code) for code in match.legal_actions(seat)]

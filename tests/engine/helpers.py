@@ -9,29 +9,18 @@ following in set order. A *script* is a string of moves played by whoever is to 
 
 from __future__ import annotations
 
-from games.dominoes.board import PORT_BY_NAME
-from games.dominoes.tiles import TILE_COUNT, tile_from_name, tile_name
 from games.engine.protocol import Illegal, Outcome
 from games.spectacular_bid import actions as A
-from games.spectacular_bid.rules import US, Rules
+from games.spectacular_bid.rules import Rules
 from games.spectacular_bid.state import Deal, Match
-
-
-def tiles(names: str) -> list[int]:
-    return [tile_from_name(name) for name in names.split()]
+from tests.domino_moves import applied, pile, placement, placement_name, tiles
+from tests.domino_moves import us as us
 
 
 def make_deal(seat0: str, seat1: str, boneyard: str = "") -> Deal:
     """Seven tiles each; ``boneyard`` lists the first draws, the unnamed tiles follow."""
     hands = (tiles(seat0), tiles(seat1))
-    first = tiles(boneyard)
-    used = {*hands[0], *hands[1], *first}
-    rest = [t for t in range(TILE_COUNT) if t not in used]
-    return Deal.checked(hands, first + rest)
-
-
-def us(seconds: float) -> int:
-    return round(seconds * US)
+    return Deal.checked(hands, pile(list(hands), tiles(boneyard)))
 
 
 def code(move: str) -> int:
@@ -50,33 +39,20 @@ def code(move: str) -> int:
         return simple[move]
     if move.startswith("bid"):
         return A.BID + int(move[3:])
-    tile, _, where = move.partition(">")
-    if not where:
-        return A.opening_code(tile_from_name(tile))
-    target, port = where.split(":")
-    return A.play_code(tile_from_name(tile), tile_from_name(target), PORT_BY_NAME[port])
+    return placement(move)
 
 
 def move_name(action: int) -> str:
     """Action code -> script move (the inverse of :func:`code`)."""
     if A.is_play(action):
-        tile, target, port = A.play_parts(action)
-        if port == A.OPEN:
-            return tile_name(tile)
-        from games.dominoes.board import PORT_NAMES
-
-        return f"{tile_name(tile)}>{tile_name(target)}:{PORT_NAMES[port]}"
+        return placement_name(action)
     if A.is_bid(action):
         return f"bid{action - A.BID}"
     return A.action_type(action)
 
 
 def apply_ok(match: Match, seat: int, move: str | int, now_us: int = 0) -> Outcome:
-    action = code(move) if isinstance(move, str) else move
-    outcome = match.apply(seat, action, now_us)
-    assert isinstance(outcome, Outcome), f"{move!r} by seat {seat} refused: {outcome}"
-    assert outcome.applied, f"{move!r} by seat {seat} came too late"
-    return outcome
+    return applied(match, seat, code(move) if isinstance(move, str) else move, move, now_us)
 
 
 def refused(match: Match, seat: int, move: str | int, now_us: int = 0) -> str:

@@ -11,49 +11,32 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from games.dominoes.board import PORT_BY_NAME, PORT_NAMES
-from games.dominoes.tiles import TILE_COUNT, tile_from_name, tile_name
+from games.dominoes.board import PORT_NAMES
+from games.dominoes.tiles import tile_name
 from games.engine.plugin import LogEntry
 from games.engine.protocol import Illegal, Outcome
 from games.fives import actions as A
 from games.fives.plugin import GAME
-from games.fives.rules import US, Rules
+from games.fives.rules import Rules
 from games.fives.state import Deal, FivesState
-
-
-def tiles(names: str) -> list[int]:
-    return [tile_from_name(name) for name in names.split()]
+from tests.domino_moves import applied, pile, placement, placement_name, tiles, us
 
 
 def make_deal(*hands: str, bazaar: str = "") -> Deal:
     """One hand of seven per seat; ``bazaar`` lists the first draws, the rest follow."""
     held = [tiles(hand) for hand in hands]
-    first = tiles(bazaar)
-    used = {t for hand in held for t in hand} | set(first)
-    rest = [t for t in range(TILE_COUNT) if t not in used]
-    return Deal.checked(held, first + rest, len(hands))
-
-
-def us(seconds: float) -> int:
-    return round(seconds * US)
+    return Deal.checked(held, pile(held, tiles(bazaar)), len(hands))
 
 
 def code(move: str) -> int:
     if move in A.SIMPLE_TYPES:
         return A.SIMPLE_TYPES[move]
-    tile, _, where = move.partition(">")
-    if not where:
-        return A.lead_code(tile_from_name(tile))
-    target, port = where.split(":")
-    return A.play_code(tile_from_name(tile), tile_from_name(target), PORT_BY_NAME[port])
+    return placement(move)
 
 
 def move_name(action: int) -> str:
     if A.is_play(action):
-        tile, target, port = A.play_parts(action)
-        if port == A.LEAD:
-            return tile_name(tile)
-        return f"{tile_name(tile)}>{tile_name(target)}:{PORT_NAMES[port]}"
+        return placement_name(action)
     return A.action_type(action)
 
 
@@ -66,11 +49,7 @@ def start(*hands: str, bazaar: str = "", rules: Rules | None = None,
 
 
 def apply_ok(state: FivesState, seat: int, move: str | int, now_us: int = 0) -> Outcome:
-    action = code(move) if isinstance(move, str) else move
-    outcome = state.apply(seat, action, now_us)
-    assert isinstance(outcome, Outcome), f"{move!r} by seat {seat} refused: {outcome}"
-    assert outcome.applied, f"{move!r} by seat {seat} came too late"
-    return outcome
+    return applied(state, seat, code(move) if isinstance(move, str) else move, move, now_us)
 
 
 def play(state: FivesState, *moves: str, now_us: int = 0) -> list[int]:

@@ -16,7 +16,7 @@ from games.models import Match, Seek
 from games.spectacular_bid.record import parse
 from games.spectacular_bid.replay import replay, report
 from games.store import load_engine
-from tests.api_client import ApiClient
+from tests.api_client import ApiClient, accepted_match
 
 pytestmark = pytest.mark.django_db
 
@@ -24,29 +24,9 @@ JSON = dict[str, Any]
 CSRF_SECRET = "a" * 32  # any 32 letters: the cookie and the header must agree
 
 
-@pytest.fixture
-def alice() -> ApiClient:
-    return ApiClient(User.objects.create_user("alice"))
-
-
-@pytest.fixture
-def bob() -> ApiClient:
-    return ApiClient(User.objects.create_user("bob"))
-
-
-@pytest.fixture
-def carol() -> ApiClient:
-    return ApiClient(User.objects.create_user("carol"))
-
-
 def new_match(creator: ApiClient, opponent: ApiClient, rated: bool = False) -> JSON:
     """A challenge from ``creator``, accepted by ``opponent``: the match summary."""
-    made = creator.post("/api/seeks", {"opponent": opponent.user.username, "rated": rated})
-    assert made.status_code == 201, made.json()
-    accepted = opponent.post(f"/api/seeks/{made.json()['seek']}/accept")
-    assert accepted.status_code == 201, accepted.json()
-    match: JSON = accepted.json()["match"]
-    return match
+    return accepted_match(creator, opponent, rated=rated)
 
 
 # ------------------------------------------------------------- authentication

@@ -12,14 +12,13 @@ from typing import Any
 
 import orjson
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.models import Match, Seek
 from games.spectacular_bid.rules import RANGES, Rules, RulesError
-from tests.api_client import ApiClient
+from tests.api_client import ApiClient, accepted_match
 from tests.engine.helpers import PLAIN_DEAL, start
 
 pytestmark = pytest.mark.django_db
@@ -27,26 +26,10 @@ pytestmark = pytest.mark.django_db
 JSON = dict[str, Any]
 
 
-@pytest.fixture
-def alice() -> ApiClient:
-    return ApiClient(User.objects.create_user("alice"))
-
-
-@pytest.fixture
-def bob() -> ApiClient:
-    return ApiClient(User.objects.create_user("bob"))
-
-
 def new_match(creator: ApiClient, opponent: ApiClient, rules: JSON | None = None) -> str:
     """A casual challenge accepted over the API: the match's id."""
-    body: JSON = {"opponent": opponent.user.username, "rated": False}
-    if rules is not None:
-        body["rules"] = rules
-    made = creator.post("/api/seeks", body)
-    assert made.status_code == 201, made.json()
-    accepted = opponent.post(f"/api/seeks/{made.json()['seek']}/accept")
-    assert accepted.status_code == 201, accepted.json()
-    return str(accepted.json()["match"]["id"])
+    extra: JSON = {} if rules is None else {"rules": rules}
+    return str(accepted_match(creator, opponent, rated=False, **extra)["id"])
 
 
 def version_of(player: ApiClient, match_id: str) -> int:
