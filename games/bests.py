@@ -37,7 +37,6 @@ PERIOD_LABELS = {
     "all": gettext_lazy("All time"),
 }
 LEADERBOARD_SIZE = 50
-NOT_COUNTED = ("resign",)  # a solo game left before its end is no total
 
 
 # ------------------------------------------------------------------ rules variants
@@ -109,7 +108,8 @@ def solo_seats(plugin: GamePlugin, since: datetime | None = None) -> QuerySet[Ma
     seats = (MatchSeat.objects
              .filter(match__game=plugin.key, match__seat_count=SOLO,
                      match__status=Match.Status.FINISHED, score__isnull=False)
-             .exclude(match__reason__in=NOT_COUNTED))
+             # A solo game given up before its end (the game's forfeit) is no total.
+             .exclude(match__reason=plugin.forfeit_action))
     if since is not None:
         seats = seats.filter(match__finished_at__gte=since)
     return seats

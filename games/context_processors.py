@@ -31,5 +31,6 @@ def _hosted(plugin: GamePlugin) -> dict[str, Any]:
     return {
         "key": plugin.key,
         "name": gettext_lazy(plugin.name),  # translated when the page is rendered
+        "summary": gettext_lazy(plugin.summary),
         "rules_url": reverse("game_rules", args=[plugin.key]),
     }

@@ -82,11 +82,8 @@ def replay_page(request: HttpRequest, match_id: Any) -> HttpResponse:
     decorate([match])
     frames_url = f"/api/matches/{match.pk}/frames"
     plugin = _plugin_or_none(match.game)
-    if plugin is None or not plugin.replay_module:
-        return render(request, "games/replay.html", {
-            "match": match, "frames_url": frames_url, "own_formats": _own_formats(),
-            "game_name": _(plugin.name) if plugin is not None else match.game,
-            "fairness_page": verify_context(match)})
+    if plugin is None:
+        raise Http404
     shown = match.shown_seats  # type: ignore[attr-defined]
     data = {
         "mode": "match",
@@ -108,22 +105,14 @@ def replay_page(request: HttpRequest, match_id: Any) -> HttpResponse:
 
 
 def replay_upload_page(request: HttpRequest) -> HttpResponse:
-    """``/replay/``: the Spectacular Bid viewer, which hands a record of another format to
-    ``/replay/?viewer=table`` (the shared viewer, for every game with a replay module);
-    that one hands a Spectacular Bid record back. The file goes through sessionStorage."""
-    if request.GET.get("viewer") != "table":
-        return render(request, "games/replay.html", {
-            "match": None, "frames_url": "", "own_formats": _own_formats(),
-            "fairness_page": verify_context(None)})
-    plugins = [p for p in registry.all_games() if p.replay_module]
+    """``/replay/``: a record file of any game, stepped through by that game's replay
+    module on the shared viewer (the record's ``format`` picks the game)."""
+    plugins = list(registry.all_games())
     data = {
         "mode": "upload",
         "formats": {p.record_format: {"game": p.key, "name": _(p.name),
-                                      "module": static(p.replay_module or "")}
+                                      "module": static(p.replay_module)}
                     for p in plugins},
-        # Records the shared viewer does not draw go back to the page that does.
-        "elsewhere": {p.record_format: "/replay/"
-                      for p in registry.all_games() if not p.replay_module},
         "max_bytes": MAX_UPLOAD_BYTES,
         "strings": _replay_strings(plugins),
     }
@@ -131,12 +120,6 @@ def replay_upload_page(request: HttpRequest) -> HttpResponse:
         "match": None, "game_name": "", "replay_data": data,
         "game_names": [_(p.name) for p in plugins], "fairness_page": verify_context(None),
     })
-
-
-def _own_formats() -> list[str]:
-    """The record formats the viewer of games/replay.html draws (the games without a
-    replay module); static/js/replay.js hands any other to the shared viewer."""
-    return [p.record_format for p in registry.all_games() if not p.replay_module]
 
 
 def _plugin_or_none(game: str) -> GamePlugin | None:
@@ -184,7 +167,6 @@ REPLAY_STRINGS = {
     "network_error": gettext_lazy(
         "The server could not be reached. Check your connection and try again."),
     "module_error": gettext_lazy("The replay could not be drawn: reload the page."),
-    "handoff": gettext_lazy("Opening the record in its viewer…"),
 }
 
 

@@ -231,10 +231,12 @@ def _end_if_over(match: Match, plugin: GamePlugin, engine: GameState,
         return
     match.winner = result.winner
     match.reason = reason or result.reason
-    match.status = {
-        "abort": Match.Status.ABORTED,
-        "annulled": Match.Status.ANNULLED,
-    }.get(result.reason, Match.Status.FINISHED)
+    if result.reason == "annulled":
+        match.status = Match.Status.ANNULLED
+    elif plugin.abort_action is not None and result.reason == plugin.abort_action:
+        match.status = Match.Status.ABORTED  # ended before it really started: no result
+    else:
+        match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
     ranks = plugin.ranks(engine) if match.status == Match.Status.FINISHED else None
     _record_seats(match, ranks)

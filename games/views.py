@@ -56,6 +56,13 @@ TABLE_STRINGS = {
     "confirm_resign": gettext_lazy("Resign this game? You rank last."),
     "confirm_resign_seat": gettext_lazy("Resign this game for {name}? That seat ranks last."),
     "yes_resign": gettext_lazy("Resign"),
+    "confirm_abort": gettext_lazy("Abort this match? It ends with no result."),
+    "yes_abort": gettext_lazy("Abort"),
+    # Translators: the time of the decision's delay left, spent before the clock's bank.
+    "delay": gettext_lazy("delay {s}"),
+    "err_rematch": gettext_lazy("The rematch could not be created."),
+    "rematch_offered": gettext_lazy(
+        "Rematch offered: waiting for {name} to accept it in the lobby."),
 }
 
 
@@ -136,10 +143,8 @@ def match_page(request: HttpRequest, match_id: Any) -> HttpResponse:
     decorate([match])
     role = "device" if len(seats) > 1 else ("player" if seats else "spectator")
     plugin = _plugin(match)
-    if plugin is None or not (plugin.board_template and plugin.board_module):
-        return render(request, "games/match.html", {
-            "match": match, "seats": seats, "role": role,
-            "game_name": _(plugin.name) if plugin is not None else match.game})
+    if plugin is None:
+        raise Http404
     shown = match.shown_seats  # type: ignore[attr-defined]
     table_data = {
         "match": str(match.pk),
@@ -152,6 +157,8 @@ def match_page(request: HttpRequest, match_id: Any) -> HttpResponse:
         "usernames": [seat.username for seat in shown],
         "status": match.status,
         "versionless": sorted(plugin.versionless),
+        "forfeit_action": plugin.forfeit_action,
+        "abort_action": plugin.abort_action,
         "board_module": static(plugin.board_module),
         "strings": {key: str(text) for key, text in TABLE_STRINGS.items()},
     }
@@ -162,5 +169,6 @@ def match_page(request: HttpRequest, match_id: Any) -> HttpResponse:
         "game_name": _(plugin.name),
         "board_template": plugin.board_template,
         "board_module": plugin.board_module,
+        "abort_action": plugin.abort_action,
         "table_data": table_data,
     })

@@ -51,6 +51,8 @@ def _rules(rules: Any) -> Rules:
 class DicePlugin(GamePlugin):
     key = "dice"
     name = gettext_noop("Five dice, five rounds")
+    summary = gettext_noop(
+        "A dice game for one player or more: five dice, two tries a turn, and two ways to win.")
     record_format = FORMAT
     seat_counts = (1, 2, 3, 4, 5, 6)
     versionless = frozenset({"resign"})

@@ -101,6 +101,7 @@ class GamePlugin(ABC):
 
     key: str  # the Match.game value and URL part, e.g. "chess"
     name: str  # display name, plain English (translated by the Django side)
+    summary: str  # one sentence on the game, plain English (the home and rules pages)
     record_format: str  # the record's ``format``: the key and a version, e.g. "chess/1"
     seat_counts: tuple[int, ...]  # the seat counts the game allows, e.g. (2, 4)
     versionless: frozenset[str]  # action types that skip the version check ("resign", ...)
@@ -112,16 +113,15 @@ class GamePlugin(ABC):
     # every convention is in the conventions box).
     rated_standard: bool = False
     headline_convention: str | None = None
-    # The browser side. A game shown on the shared table page (templates/games/table.html)
-    # names its board's template (included there) and ES module (a static path, imported
-    # by static/js/shell.js); None: the game has a page of its own (match.html).
-    board_template: str | None = None
-    board_module: str | None = None
-    # The replay viewer: a game with a module here (a static path exporting
-    # ``mount(element, viewer) -> {show(frame, index, data)}``) is replayed on the shared
-    # page (templates/games/replay_table.html, static/js/replay_shell.js); None: the
-    # Spectacular Bid viewer (templates/games/replay.html).
-    replay_module: str | None = None
+    # The browser side, in the game's folder. Its board on the shared match page
+    # (templates/games/table.html): a template included there and an ES module (a static
+    # path, imported by static/js/shell.js).
+    board_template: str
+    board_module: str
+    # Its replay viewer on the shared replay page (templates/games/replay_table.html,
+    # static/js/replay_shell.js): a static path exporting
+    # ``mount(element, viewer) -> {show(frame, index, data)}``.
+    replay_module: str
     # The browser's fairness check (docs/fairness.md): a static path to an ES module
     # exporting ``recordedChances(record) -> [{where, recorded, draw(source)}]``, this
     # game's ``recorded_chances`` in JavaScript, for static/js/fairness.js.

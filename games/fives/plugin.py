@@ -41,6 +41,9 @@ def _rules(rules: Any, seats: int) -> Rules:
 class FivesPlugin(GamePlugin):
     key = "fives"
     name = gettext_noop("Fives with the cross")
+    summary = gettext_noop(
+        "A domino game for two or four players: make the open ends add up to a multiple of "
+        "five, and be the first to reach the target.")
     record_format = record.FORMAT
     seat_counts = (2, 4)
     versionless = frozenset({"resign"})

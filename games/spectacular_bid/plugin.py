@@ -24,6 +24,7 @@ from games.engine.protocol import JSON, ChanceSource, GameState, Illegal, Record
 
 from . import actions as A
 from . import bot, frames, record, replay
+from .replay_text import REPLAY_STRINGS
 from .rules import Rules, convention
 from .state import BONEYARD_SIZE, HAND_SIZE, Deal
 from .state import Match as Engine
@@ -37,6 +38,8 @@ def _engine(state: GameState) -> Engine:
 class SpectacularBid(GamePlugin):
     key = "spectacular-bid"
     name = gettext_noop("Spectacular Bid")
+    summary = gettext_noop(
+        "A Fives domino duel for two players, with an auction for the lead and a match clock.")
     record_format = record.FORMAT
     chance_module = "games/spectacular_bid/chance.js"
     seat_counts = (2,)
@@ -44,7 +47,11 @@ class SpectacularBid(GamePlugin):
     has_one_device = True
     rated_standard = True
     headline_convention = "start_points"
-    rules_template = "games/rules.html"
+    board_template = "games/spectacular_bid/board.html"
+    board_module = "games/spectacular_bid/board.js"
+    replay_module = "games/spectacular_bid/replay.js"
+    replay_strings = REPLAY_STRINGS
+    rules_template = "games/spectacular_bid/rules.html"
     terminal_actions = frozenset({"resign", "abort"})
     forfeit_action = "resign"
     abort_action = "abort"  # before the first decision: no result

@@ -1,6 +1,5 @@
 /**
- * match_socket.js — the socket of a match page, shared by both (match.js for Spectacular
- * Bid, shell.js for every other game).
+ * match_socket.js — the socket of the match page (static/js/shell.js).
  *
  * One websocket to ws(s)://host/ws/matches/<id>/ (session cookie auth). It reconnects
  * with a growing, jittered delay; a socket quiet for 15 s is asked for a `sync` (the server

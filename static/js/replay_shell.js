@@ -1,15 +1,12 @@
 /**
- * replay_shell.js — the replay viewer of every game with a replay module
- * (templates/games/replay_table.html; Spectacular Bid keeps replay.html and replay.js).
+ * replay_shell.js — the replay viewer of every game (templates/games/replay_table.html).
  *
  * Two ways in, told by the page's json_script "replay-data" (games/pages.py):
  * - mode "match": a finished match; its frames come from `frames_url`
  *   (GET /api/matches/<id>/frames) and `module` is the game's replay module;
- * - mode "upload" (/replay/?viewer=table): the user picks a record file; its `format`
- *   picks the game (`formats`: format -> {game, name, module}); the text is POSTed to
- *   /api/replay and the frames that come back are shown. A record this page does not
- *   draw (`elsewhere`: Spectacular Bid's) goes to the page that does, and that page
- *   sends records of other games here: the text travels in sessionStorage (HANDOFF).
+ * - mode "upload" (/replay/): the user picks a record file; its `format` picks the game
+ *   (`formats`: format -> {game, name, module}); the text is POSTed to /api/replay and
+ *   the frames that come back are shown.
  *
  * The shell knows no game. It draws the step counter, the action text, the scores per
  * seat, the controls (first / previous / play-pause / next / last, a slider; keys:
@@ -29,7 +26,6 @@
 const $ = (id) => document.getElementById(id);
 const DATA = JSON.parse($("replay-data").textContent);
 const STR = { ...(DATA.strings || {}) };
-const HANDOFF = "replay.pending";
 const PLAY_MS = 1000;
 
 function t(key, params = {}) {
@@ -418,24 +414,8 @@ function formatOf(text) {
   }
 }
 
-/** Send the record to the page that draws its game; true when it goes. */
-function handOff(text, name, format) {
-  const url = (DATA.elsewhere || {})[format];
-  if (!url) return false;
-  try {
-    sessionStorage.setItem(HANDOFF, JSON.stringify({ name, text }));
-  } catch {
-    /* no room: the file is picked again there */
-  }
-  el.loading.textContent = t("handoff");
-  el.loading.hidden = false;
-  location.assign(url);
-  return true;
-}
-
-async function openText(text, name) {
+async function openText(text) {
   const format = formatOf(text);
-  if (format && handOff(text, name, format)) return;
   window.replayRecordText = text; // fairness_verify.js: the record, whenever it loads
   document.dispatchEvent(new CustomEvent("replay:record", { detail: text }));
   const entry = (DATA.formats || {})[format];
@@ -477,19 +457,7 @@ async function upload(file) {
     showError(t("too_large"));
     return;
   }
-  await openText(await file.text(), file.name);
-}
-
-function takePending() {
-  try {
-    const raw = sessionStorage.getItem(HANDOFF);
-    if (raw === null) return null;
-    sessionStorage.removeItem(HANDOFF);
-    const pending = JSON.parse(raw);
-    return pending && typeof pending.text === "string" ? pending : null;
-  } catch {
-    return null;
-  }
+  await openText(await file.text());
 }
 
 if (DATA.mode === "match") {
@@ -515,11 +483,6 @@ if (DATA.mode === "match") {
       if (file) el.fileName.textContent = file.name; // the file input does not show a dropped file
       upload(file);
     });
-  }
-  const pending = takePending();
-  if (pending) {
-    el.fileName.textContent = pending.name || "";
-    openText(pending.text, pending.name || "");
   }
 }
 

@@ -1,17 +1,20 @@
 /**
- * shell.js — the match page of every game without a page of its own
- * (templates/games/table.html; Spectacular Bid keeps match.html and match.js).
+ * shell.js — the match page of every game (templates/games/table.html).
  *
  * The shell knows no game. It opens the match's websocket (same origin, ws: or wss:),
  * keeps the latest `state` message and version, reconnects with backoff, asks for a
  * fresh snapshot (`sync`) when a result reports a version it has not seen, ticks the
  * clocks from `server_now`, and draws what every game has: the seat panels (name,
  * score, clock, to-act marker, rank), the connection state, the result banner and the
- * Resign button. Everything else is the game's board, an ES module named by the game's
- * plugin (`board_module`) whose markup is included from `board_template`:
+ * Resign and Abort buttons, and Rematch. Everything else is the game's board, an ES
+ * module named by the game's plugin (`board_module`) whose markup is included from
+ * `board_template`:
  *
  *   const board = (await import(board_module)).mount(element, shell);
  *   board.update({header, view, views, mySeats, serverNow, version});   // on every state
+ *   board.scoreOf?.(view, seat)   a seat's score for its panel (default: view.scores or
+ *                                 view.totals)
+ *   board.resultText?.(state)     more words for the result (after the shell's reason)
  *
  * `element` is the #board-root element holding the board's template. `shell` offers:
  *   shell.send(action)     send a record-shaped action; adds version and id; a Promise of
@@ -25,6 +28,8 @@
  *                          <template data-strings><span data-k="key">…</span></template>
  *                          or <script type="application/json" data-strings>{…}</script>.
  *   shell.announce(text)   read out to screen readers (a polite live region).
+ *   shell.confirm(text, yes)   a Promise of true when the player confirms (an in-page
+ *                          dialog: a native confirm() blocks and automation dismisses it).
  *   shell.setStatus(text)  the status line (the shell writes a generic one first on
  *                          every state; a board may replace it in update()).
  *   shell.nameOf(seat), shell.seatSlot(seat) (an element in the seat's panel for the
@@ -96,6 +101,9 @@ const el = {
   ratings: $("table-ratings"),
   board: $("board-root"),
   resign: $("table-resign"),
+  abort: $("table-abort"),
+  rematch: $("table-rematch"),
+  rematchNote: $("table-rematch-note"),
   announce: $("table-announce"),
   confirm: $("table-confirm"),
   confirmText: $("table-confirm-text"),
@@ -108,6 +116,7 @@ const el = {
       turn: card?.querySelector(".seat-turn"),
       score: card?.querySelector(".seat-score-value"),
       clock: card?.querySelector(".seat-clock"),
+      delay: card?.querySelector(".seat-delay"),
       extra: card?.querySelector(".seat-extra"),
       rank: card?.querySelector(".seat-result"),
     };
@@ -274,20 +283,29 @@ function clockText(seconds) {
 
 /**
  * A seat's time left now, or null when the view shows none. Two kinds of clock:
- * `banks` (each seat's time; the running seat's counts down from `started`, or to
- * `deadline`) and a single `deadline` for the seat to act.
+ * `banks` (each seat's time; the running seat's counts down from `started`, after the
+ * decision's `delay` when there is one) and a single `deadline` for the seat to act.
  */
 function seatTime(view, seat, now) {
   const c = view && view.clock;
   if (!c) return null;
   const running = isActive() ? (c.running !== undefined ? c.running : view.to_act) : null;
   if (Array.isArray(c.banks)) {
+    if (seat === running && c.started != null) {
+      return Math.max(0, c.banks[seat] - Math.max(0, now - c.started - (c.delay || 0)));
+    }
     if (seat === running && c.deadline != null) return c.deadline - now;
-    if (seat === running && c.started != null) return c.banks[seat] - (now - c.started);
     return c.banks[seat] ?? null;
   }
   if (c.deadline != null && seat === running) return c.deadline - now;
   return null;
+}
+
+/** The running seat's delay left now (spent before its bank), or 0. */
+function delayLeft(view, seat, now) {
+  const c = view && view.clock;
+  if (!c || !c.delay || c.started == null || !isActive() || c.running !== seat) return 0;
+  return Math.max(0, c.started + c.delay - now);
 }
 
 function renderClocks() {
@@ -299,14 +317,21 @@ function renderClocks() {
   el.seats.forEach((s, seat) => {
     if (!s.clock) return;
     const left = seatTime(view, seat, now);
+    const delay = delayLeft(view, seat, now);
     s.clock.textContent = clockText(left);
     s.clock.classList.toggle("is-running", seat === running && left != null);
-    s.clock.classList.toggle("is-low", seat === running && left != null && left < 30);
+    s.clock.classList.toggle("is-low", seat === running && left != null && left < 30 && !delay);
+    s.clock.classList.toggle("in-delay", delay > 0);
     s.clock.hidden = left == null;
+    if (s.delay) {
+      s.delay.hidden = !(delay > 0);
+      s.delay.textContent = delay > 0 ? t("delay", { s: Math.ceil(delay) }) : "";
+    }
   });
 }
 
 const scoreOf = (view, seat) => {
+  if (S.board && typeof S.board.scoreOf === "function") return S.board.scoreOf(view, seat);
   for (const key of ["scores", "totals"]) {
     if (view && Array.isArray(view[key]) && view[key][seat] != null) return view[key][seat];
   }
@@ -349,7 +374,19 @@ function render() {
   else if (toAct != null) setStatus(t("st_wait", { name: nameOf(toAct) }));
   else setStatus("");
   if (el.resign) el.resign.hidden = !active || !MY_SEATS.length;
+  if (el.abort) el.abort.hidden = !active || !MY_SEATS.length || !(view && view.can_abort);
   renderResult(view, ranks);
+}
+
+/** Why the match ended, in the shell's words (a board may add its own). */
+function reasonText(view, ranks, winner) {
+  const loser = lastAlone(ranks);
+  const reason = header().reason || (view && view.result && view.result.reason) || "";
+  if (reason === "target" && winner != null) return t("reason_target", { name: nameOf(winner) });
+  if (reason === "time") return loser != null ? t("reason_time", { name: nameOf(loser) }) : t("reason_time_any");
+  if (reason === "resign") return loser != null ? t("reason_resign", { name: nameOf(loser) }) : t("reason_resign_any");
+  if (reason === "finished") return t("reason_finished");
+  return "";
 }
 
 /** The seat ranked last alone, or null. */
@@ -381,12 +418,11 @@ function renderResult(view, ranks) {
     else if (winner != null) title = t("result_win", { name: nameOf(winner) });
     else if (ranks && ranks.filter((r) => r === 1).length > 1) title = t("result_shared");
     else title = t("result_over");
-    const loser = lastAlone(ranks);
-    const reason = h.reason || (view && view.result && view.result.reason) || "";
-    if (reason === "target" && winner != null) text = t("reason_target", { name: nameOf(winner) });
-    else if (reason === "time") text = loser != null ? t("reason_time", { name: nameOf(loser) }) : t("reason_time_any");
-    else if (reason === "resign") text = loser != null ? t("reason_resign", { name: nameOf(loser) }) : t("reason_resign_any");
-    else if (reason === "finished") text = t("reason_finished");
+    text = reasonText(view, ranks, winner);
+  }
+  if (S.board && typeof S.board.resultText === "function") {
+    const more = S.board.resultText(boardState());
+    if (more) text = text ? `${text} ${more}` : more;
   }
   el.resultTitle.textContent = title;
   el.resultText.textContent = text;
@@ -418,6 +454,7 @@ function renderResult(view, ranks) {
     }),
   );
   el.ratings.hidden = !changes.length;
+  if (el.rematch) el.rematch.hidden = ROLE === "spectator" || SEATS !== 2 || status === "annulled";
   if (el.result.hidden) {
     el.result.hidden = false;
     announce(`${title}. ${text}`);
@@ -431,7 +468,7 @@ setInterval(renderClocks, 250);
 function confirmDialog(text, yes) {
   return new Promise((resolve) => {
     if (typeof el.confirm.showModal !== "function") {
-      resolve(false);
+      resolve(window.confirm(text));
       return;
     }
     el.confirmText.textContent = text;
@@ -442,13 +479,64 @@ function confirmDialog(text, yes) {
   });
 }
 
-el.resign?.addEventListener("click", async () => {
-  if (!MY_SEATS.length || !isActive()) return;
+/** The seat a terminal action is for: the seat to act when it is one of this page's. */
+function actingSeat() {
   const view = mainView();
-  const seat = view && MY_SEATS.includes(view.to_act) ? view.to_act : MY_SEATS[0];
-  const text = MY_SEATS.length > 1 ? t("confirm_resign_seat", { name: nameOf(seat) }) : t("confirm_resign");
-  if (await confirmDialog(text, t("yes_resign"))) send({ seat, type: "resign" });
+  return view && MY_SEATS.includes(view.to_act) ? view.to_act : MY_SEATS[0];
+}
+
+/** Resign and abort: asked first, and sent even while a move waits for its answer. */
+async function terminal(type, confirmText, yes) {
+  if (!MY_SEATS.length || !isActive()) return;
+  if (!(await confirmDialog(confirmText, yes))) return;
+  if (S.pending) settlePending({ ok: false, code: "superseded", message: "" });
+  send({ seat: actingSeat(), type });
+}
+
+el.resign?.addEventListener("click", () => {
+  const text = MY_SEATS.length > 1 ? t("confirm_resign_seat", { name: nameOf(actingSeat()) }) : t("confirm_resign");
+  terminal(DATA.forfeit_action, text, t("yes_resign"));
 });
+el.abort?.addEventListener("click", () => terminal(DATA.abort_action, t("confirm_abort"), t("yes_abort")));
+
+// ------------------------------------------------------------------------------ rematch
+
+function cookie(name) {
+  for (const part of document.cookie.split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return decodeURIComponent(v.join("="));
+  }
+  return "";
+}
+
+/** Offer a rematch: a new match at once when both are here, else a seek for the other. */
+async function rematch() {
+  el.rematch.disabled = true;
+  let data = {};
+  try {
+    const resp = await fetch(`/api/matches/${MATCH_ID}/rematch`, {
+      method: "POST",
+      headers: { "X-CSRFToken": cookie("csrftoken"), Accept: "application/json" },
+      credentials: "same-origin",
+    });
+    data = await resp.json();
+  } catch {
+    data = {};
+  }
+  if (data.ok && data.match && data.match.url) {
+    location.assign(data.match.url);
+    return;
+  }
+  if (data.ok && data.seek != null) {
+    const opponent = [...Array(SEATS).keys()].find((s) => !MY_SEATS.includes(s));
+    el.rematchNote.textContent = t("rematch_offered", { name: nameOf(opponent ?? 0) });
+    el.rematchNote.hidden = false;
+    return;
+  }
+  flash(data.message || t("err_rematch"));
+  el.rematch.disabled = false;
+}
+el.rematch?.addEventListener("click", rematch);
 
 // ------------------------------------------------------------------------------ the board
 
@@ -465,6 +553,7 @@ const shell = {
     return S.version;
   },
   send,
+  confirm: confirmDialog,
   flash,
   clearFlash,
   t,
@@ -476,18 +565,23 @@ const shell = {
   seatSlot: (seat) => (el.seats[seat] ? el.seats[seat].extra : null),
 };
 
+/** What a board is given of the latest state. */
+function boardState() {
+  const m = S.msg || {};
+  return {
+    header: m.match,
+    view: m.view ?? null,
+    views: m.views ?? null,
+    mySeats: MY_SEATS.slice(),
+    serverNow: nowS(),
+    version: S.version,
+  };
+}
+
 function updateBoard() {
-  const m = S.msg;
-  if (!S.board || !m) return;
+  if (!S.board || !S.msg) return;
   try {
-    S.board.update({
-      header: m.match,
-      view: m.view ?? null,
-      views: m.views ?? null,
-      mySeats: MY_SEATS.slice(),
-      serverNow: nowS(),
-      version: S.version,
-    });
+    S.board.update(boardState());
   } catch (err) {
     console.error("board update failed", err);
   }
@@ -497,6 +591,7 @@ loadStrings(el.board);
 import(DATA.board_module)
   .then((mod) => {
     S.board = mod.mount(el.board, shell);
+    if (S.msg) render(); // the board may score the seats and word the result
     updateBoard();
   })
   .catch((err) => {
@@ -516,6 +611,9 @@ window.tablePage = {
   },
   get boardReady() {
     return S.board != null;
+  },
+  get connected() {
+    return isOpen();
   },
   mySeats: MY_SEATS.slice(),
 };

@@ -106,7 +106,7 @@ def test_no_page_violates_the_policy(live_stack: Any, browser: Any, settings: An
         visits.go("/", ready="#my-matches li")
         match = off_the_loop(new_match, player, rival)
         visits.go(f"/matches/{match.pk}/")
-        page.wait_for_function("() => window.matchPage && window.matchPage.state",
+        page.wait_for_function("() => window.tablePage && window.tablePage.state",
                                timeout=15_000)
         off_the_loop(finish, match, (player, rival))
         page.wait_for_selector("[data-testid=result]:visible", timeout=15_000)

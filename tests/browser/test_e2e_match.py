@@ -6,7 +6,7 @@ starting points, so the match is short), bob accepts in his lobby, and both land
 match page. They play the whole match through the UI: Start / Continue, a tap on a tile
 and then on a highlighted place (or "Open with this tile"), Draw when nothing fits, and
 the auction (the non-jockey bids the minimum when it can, else declines; the jockey
-accepts). The page's state (``window.matchPage``) only tells the test what is legal; every
+accepts). The page's state (``window.tablePage``) only tells the test what is legal; every
 action is a click on a ``data-testid`` / ``data-tile`` element.
 
 The deals are fixed per hand number (TEST_FIXED_DEALS, seed "live-tests"), and the moves
@@ -79,7 +79,7 @@ class Player(BrowserPlayer):
     """A browser context of its own (cookies, websocket) and its page."""
 
     shot_prefix = "e2e-"
-    page_object = "matchPage"
+    page_object = "tablePage"
 
     def __init__(self, browser: Any, base: str, name: str) -> None:
         super().__init__(browser, base, name, timeout_ms=STEP_TIMEOUT_MS)
@@ -315,7 +315,7 @@ def _lobby_challenge(alice: Player, bob: Player) -> str:
     path = str(urlsplit(bob.page.url).path)
     assert urlsplit(alice.page.url).path == path, (alice.page.url, bob.page.url)
     for pl in (alice, bob):
-        pl.page.wait_for_function("() => window.matchPage && window.matchPage.state")
+        pl.page.wait_for_function("() => window.tablePage && window.tablePage.state")
     return path
 
 
@@ -340,7 +340,7 @@ def test_sign_up_challenge_and_play_a_whole_match(live_stack: Any, browser: Any)
         assert view["rules"]["start_points"] == START_POINTS, view["rules"]
         for pl in players:
             for seat in (0, 1):
-                assert pl.testid(f"balance-{seat}").inner_text() == str(START_POINTS)
+                assert pl.testid(f"score-{seat}").inner_text() == str(START_POINTS)
             assert pl.testid("continue").is_visible()
         journey = Journey(players)
         _play(journey)
@@ -523,7 +523,7 @@ def test_settlement_shows_the_final_placement(live_stack: Any, browser: Any) -> 
         page = alice.page
         page.route_web_socket("**/ws/matches/**", handler)
         page.goto(live_stack.url + accepted["match"]["url"])
-        page.wait_for_function("() => window.matchPage && window.matchPage.version === 10")
+        page.wait_for_function("() => window.tablePage && window.tablePage.version === 10")
         assert not alice.testid("settlement").is_visible()
         sockets[-1].send(settled)
         toast = page.locator("#settlement-toasts .toast", has_text="+15")
@@ -546,7 +546,7 @@ def test_settlement_shows_the_final_placement(live_stack: Any, browser: Any) -> 
         alice.context.add_cookies([{"name": "django_language", "value": "ru",
                                     "url": live_stack.url}])
         page.reload()
-        page.wait_for_function("() => window.matchPage && window.matchPage.version === 10")
+        page.wait_for_function("() => window.tablePage && window.tablePage.version === 10")
         label = page.locator("#board").get_attribute("aria-label")
         assert label == "Стол: костей — 4, сумма концов 10", label
         assert page.locator('#hand [data-tile="5-5"]').get_attribute("aria-label") == "кость 5-5"

@@ -1,10 +1,10 @@
-"""End-to-end tests of the match page (templates/games/match.html, static/js/match.js).
+"""End-to-end tests of Spectacular Bid's match page (the shared table page,
+templates/games/table.html and static/js/shell.js, with the game's board module).
 
 Self-contained: a module fixture runs ``manage.py runplatform`` (daphne, Celery, a
 private Redis) on a free port with its own VAR_DIR under a temporary directory, with
 REDIS_URL and DATABASE_URL unset and fixed deals (TEST_FIXED_DEALS, seed 1), and drives
-Debian's chromium through Playwright. Static files are answered from static/ by a
-Playwright route, so the tests do not depend on how the web process serves them.
+Debian's chromium through Playwright.
 
 Screenshots go to test-artifacts/match-page-*.png.
 """
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import mimetypes
 import os
 import signal
 import socket
@@ -108,32 +107,20 @@ def platform_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-def _serve_static(route: Any) -> None:
-    path = route.request.url.split("/static/", 1)[1].split("?", 1)[0]
-    file = (ROOT / "static" / path).resolve()
-    if not file.is_file() or ROOT / "static" not in file.parents:
-        route.fulfill(status=404, body="not found")
-        return
-    ctype = "text/javascript" if file.suffix == ".js" else (
-        mimetypes.guess_type(str(file))[0] or "application/octet-stream")
-    route.fulfill(status=200, body=file.read_bytes(), headers={"content-type": ctype})
-
-
 PHONE = {"device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
 class Player(BrowserPlayer):
-    """One logged-in browser context and its page; static files from static/."""
+    """One logged-in browser context and its page."""
 
     shot_prefix = "match-page-"
-    page_object = "matchPage"
+    page_object = "tablePage"
 
     def __init__(self, browser: Any, base: str, user: str | None, *, phone: bool = False):
         options: dict[str, Any] = ({"viewport": (390, 844), **PHONE} if phone
                                    else {"viewport": (1280, 860)})
         super().__init__(browser, base, user or "", **options)
         self.user = user
-        self.context.route("**/static/**", _serve_static)
         if user:
             self.log_in_with_the_form(user)
 
@@ -155,7 +142,8 @@ class Player(BrowserPlayer):
 
     def open(self, url: str) -> None:
         self.go(url)
-        self.page.wait_for_function("() => window.matchPage && window.matchPage.state")
+        self.page.wait_for_function(
+            "() => window.tablePage && window.tablePage.state && window.tablePage.boardReady")
 
     @property
     def view(self) -> Any:
@@ -224,8 +212,8 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     for pl in players:
         assert pl.testid("phase").inner_text().strip()
         assert pl.testid("continue").is_visible()
-        assert pl.testid("balance-0").inner_text() == "150"
-        assert pl.testid("balance-1").inner_text() == "150"
+        assert pl.testid("score-0").inner_text() == "150"
+        assert pl.testid("score-1").inner_text() == "150"
         assert "2:00" in pl.testid("clock-0").inner_text()
         assert pl.testid("abort").is_visible()
     assert not carol.testid("continue").is_visible()
@@ -239,18 +227,18 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     players[1].testid("continue").click()
     players[1].wait_version(before)
     for pl in players:
-        pl.page.wait_for_function("() => window.matchPage.state.view.phase === 'play'")
+        pl.page.wait_for_function("() => window.tablePage.state.view.phase === 'play'")
 
     # A tap out of turn changes nothing and says why.
     waiting = next(pl for pl in players if pl.view["to_act"] != pl.view["seat"])
     version = waiting.version
     waiting.page.locator("#hand [data-tile]").first.click()
-    assert waiting.testid("message").is_visible()
-    assert waiting.testid("message").inner_text().strip()
+    assert waiting.testid("flash").is_visible()
+    assert waiting.testid("flash").inner_text().strip()
     assert waiting.version == version
     # The running clock is highlighted for the seat to act.
     to_act = players[0].view["to_act"]
-    players[0].page.wait_for_selector(f"[data-testid=clock-{to_act}].running")
+    players[0].page.wait_for_selector(f"[data-testid=clock-{to_act}].is-running")
 
     # Play the first hand out through the UI; spectators follow without tiles.
     for step in range(120):
@@ -271,7 +259,7 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     settled = v["hands"][0]
     for pl in players:
         assert pl.testid("settlement").is_visible()
-        assert pl.testid("balance-0").inner_text() == str(v["balances"][0])
+        assert pl.testid("score-0").inner_text() == str(v["balances"][0])
     players[0].shot("settlement")
     assert settled["end"] == "domino", "seed 1 is expected to end the first hand by a domino"
 
@@ -279,7 +267,7 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     for pl in players:
         pl.testid("continue").click()
     for pl in players:
-        pl.page.wait_for_function("() => window.matchPage.state.view.phase === 'auction'")
+        pl.page.wait_for_function("() => window.tablePage.state.view.phase === 'auction'")
     jockey_seat = players[0].view["jockey"]
     jockey, bidder = players[jockey_seat], players[1 - jockey_seat]
     assert bidder.testid("decline").is_visible()
@@ -308,11 +296,11 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     before = jockey.version
     jockey.testid("accept").click()
     bidder.wait_version(before)
-    bidder.page.wait_for_function("() => window.matchPage.state.view.phase === 'play'")
+    bidder.page.wait_for_function("() => window.tablePage.state.view.phase === 'play'")
     paid = bidder.view["balances"]
     assert paid[bidder.view["seat"]] == balances[bidder.view["seat"]] - 15
     seat = bidder.view["seat"]
-    assert bidder.testid(f"balance-{seat}").inner_text() == str(paid[seat])
+    assert bidder.testid(f"score-{seat}").inner_text() == str(paid[seat])
 
     # The auction's winner opens: select a tile, then "Open with this tile".
     tile = bidder.view["hand"][0]
@@ -334,7 +322,7 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     assert alice.testid("record").get_attribute("href").endswith("/record")
     assert not carol.testid("rematch").is_visible()
     alice.testid("rematch").click()
-    alice.page.wait_for_selector("#rematch-note:visible")
+    alice.page.wait_for_selector("[data-testid=rematch-note]:visible")
     alice.shot("result")
     for pl in (alice, bob, carol):
         pl.close()
@@ -348,7 +336,7 @@ def test_one_device_hides_hands_between_turns(platform_url: str, browser: Any) -
     assert owner.state.get("views") and len(owner.state["views"]) == 2
     owner.testid("continue").click()
     owner.page.wait_for_function(
-        "() => window.matchPage.state.views[0].awaiting_reveal !== null")
+        "() => window.tablePage.state.views[0].awaiting_reveal !== null")
     for _ in range(4):
         views = owner.state["views"]
         seat = views[0]["awaiting_reveal"]
@@ -447,11 +435,13 @@ def test_scripted_states(platform_url: str, browser: Any) -> None:
 
     alice.page.route_web_socket("**/ws/matches/**", handler)
     alice.page.goto(platform_url + url)
-    alice.page.wait_for_function("() => window.matchPage && window.matchPage.version === 10")
+    alice.page.wait_for_function("() => window.tablePage && window.tablePage.version === 10")
     page = alice.page
 
-    # The clocks count down locally; under 10 s of bank a clock is red.
-    assert page.locator("[data-testid=clock-1].low").count() == 1
+    # The running clock spends its decision's delay first (shown beside it), then its bank.
+    page.wait_for_selector("[data-testid=clock-0].is-running.in-delay")
+    assert page.locator("[data-testid=delay-0]").is_visible()
+    assert page.locator("[data-testid=clock-1]").inner_text() == "0:08"
     # Selecting a tile highlights exactly its legal places; a click sends the play.
     page.click('#hand [data-tile="2-6"]')
     assert page.locator("#board .fives-place-active").count() == 2
@@ -465,8 +455,8 @@ def test_scripted_states(platform_url: str, browser: Any) -> None:
     sockets[-1].send(json.dumps({"type": "result", "id": command["id"], "ok": False,
                                  "code": "illegal", "message": "That place is not open.",
                                  "version": 10}))
-    page.wait_for_selector("[data-testid=message]:visible")
-    assert page.locator("[data-testid=message]").inner_text() == "That place is not open."
+    page.wait_for_selector("[data-testid=flash]:visible")
+    assert page.locator("[data-testid=flash]").inner_text() == "That place is not open."
     assert page.locator("#board [data-tile]").count() == 1
 
     # A blocked hand's settlement, between hands.
@@ -505,7 +495,7 @@ def test_scripted_states(platform_url: str, browser: Any) -> None:
     sockets[-1].close()
     page.wait_for_selector("[data-testid=connection].conn-reconnecting, "
                            "[data-testid=connection].conn-offline")
-    page.wait_for_function("() => window.matchPage.connected", timeout=15000)
+    page.wait_for_function("() => window.tablePage.connected", timeout=15000)
     assert len(sockets) == count + 1
     alice.close()
     bob.close()

@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from games import registry
 from games.models import Match
 from games.pages import PAGE_SIZE
 from games.services import do_command, do_create_match
@@ -278,9 +279,10 @@ def test_replay_page_and_frames_of_a_match(client, settings) -> None:
     assert match.status == "finished" and match.winner == 1 and match.reason == "resign"
 
     html = get(client, f"/matches/{match.pk}/replay/")
-    assert f'data-frames-url="/api/matches/{match.pk}/frames"' in html
-    assert 'id="replay-i18n"' in html
-    json.loads(re.search(r'id="replay-i18n">(.*?)</script>', html, re.S).group(1))
+    page = _replay_data(html)
+    assert page["mode"] == "match" and page["frames_url"] == f"/api/matches/{match.pk}/frames"
+    assert page["module"].endswith(registry.game(match.game).replay_module)
+    assert page["strings"]["sb_hand"] == "Hand {n}"
     assert 'data-testid="replay-upload"' not in html
 
     data = client.get(f"/api/matches/{match.pk}/frames").json()
@@ -298,11 +300,18 @@ def test_a_running_match_has_no_replay(client) -> None:
     assert response.status_code == 409 and response.json()["ok"] is False
 
 
-def test_upload_page_has_the_form_and_a_csrf_token(client) -> None:
+def _replay_data(html: str) -> dict:
+    return json.loads(re.search(r'id="replay-data" type="application/json">(.*?)</script>',
+                                html, re.S).group(1))
+
+
+def test_upload_page_reads_a_record_of_every_game(client) -> None:
     html = get(client, "/replay/")
     assert 'data-testid="replay-upload"' in html
-    assert 'name="csrfmiddlewaretoken"' in html
-    assert 'data-frames-url=""' in html
+    page = _replay_data(html)
+    assert page["mode"] == "upload"
+    assert {p.record_format: p.key for p in registry.all_games()} == {
+        fmt: entry["game"] for fmt, entry in page["formats"].items()}
 
 
 def test_uploaded_record_gives_frames(client) -> None:

@@ -13,121 +13,65 @@
  * games) asks GET /api/matches/<id>/advice for the roll on the table; after the game the
  * analysis comes from GET /api/matches/<id>/analysis. Strings come from the template
  * (shell.t); no inline style (CSP): the clock is a <progress>.
+ *
+ * Each part of the board (the table, the last turn, the read-outs, the sheet, the
+ * result, the odds, the analysis) is made by a function of its own from one shared
+ * context; mount() makes them and draws them all on every state.
  */
 
 const ODDS_KEY = "dice.odds";
 const ROLL_MS = 650;
 
-export function mount(element, shell) {
-  const $ = (id) => element.querySelector(`#${id}`);
-  const t = shell.t;
-  const el = {
-    table: element.querySelector(".dice-table"),
-    round: $("dice-table-title"),
-    turn: $("dice-turn"),
-    row: $("dice-row"),
-    dice: [...element.querySelectorAll(".die")],
-    comboName: $("dice-combo-name"),
-    comboScore: $("dice-combo-score"),
-    records: $("dice-records"),
-    actions: $("dice-actions"),
-    stand: $("dice-stand"),
-    reroll: $("dice-reroll"),
-    hint: $("dice-hint"),
-    clock: $("dice-clock"),
-    clockBar: $("dice-clock-bar"),
-    clockLeft: $("dice-clock-left"),
-    oddsSwitch: $("dice-odds-switch"),
-    oddsToggle: $("dice-odds-toggle"),
-    odds: $("dice-odds"),
-    oddsList: $("dice-odds-list"),
-    oddsMine: $("dice-odds-mine"),
-    last: $("dice-last"),
-    lastDice: $("dice-last-dice"),
-    lastText: $("dice-last-text"),
-    outcome: $("dice-outcome"),
-    outcomeList: $("dice-outcome-list"),
-    bestsLink: $("dice-bests-link"),
-    order: $("dice-order"),
-    sheet: $("dice-sheet-table"),
-    scoreline: $("dice-scoreline"),
-    analysis: $("dice-analysis"),
-    analysisSummary: $("dice-analysis-summary"),
-    analysisTable: $("dice-analysis-table"),
-  };
+const num = (x) => (Math.round(x * 10) / 10).toFixed(1);
+const allTurns = (view) => (view.sheet || []).flatMap((r) => r.turns || []);
 
-  const S = {
-    view: null,
-    header: null,
-    mySeats: [],
-    turnKey: "",
-    selected: new Set(), // die positions kept
-    sending: false,
-    recordedSeen: null, // how many turns were recorded at the last update (null: first)
-    lastRecordedKey: "",
-    odds: { key: "", data: null, state: "idle" },
-    analysis: "idle", // idle | loading | done | error
-  };
+function pickView(state) {
+  if (state.view) return state.view;
+  const views = state.views || [];
+  return views.find((v) => v && v.to_act != null && v.seat === v.to_act) || views[0] || null;
+}
 
-  // ------------------------------------------------------------------ helpers
+function dieFace(node, value) {
+  node.dataset.face = value ? String(value) : "";
+  for (let f = 1; f <= 6; f += 1) node.classList.toggle(`die--${f}`, f === value);
+}
 
-  // Sentences name every player, the viewer too: "You" would need its own grammar.
-  const nameOf = (seat) => shell.nameOf(seat);
-  const comboName = (name) => t(`c_${name}`);
-  const diceText = (dice) => (dice && dice.length ? dice.join(" ") : t("keep_nothing"));
-  const num = (x) => (Math.round(x * 10) / 10).toFixed(1);
-  const isActive = () => (S.header ? S.header.status === "active" : true);
-  const allTurns = (view) => (view.sheet || []).flatMap((r) => r.turns || []);
-
-  function pickView(state) {
-    if (state.view) return state.view;
-    const views = state.views || [];
-    return views.find((v) => v && v.to_act != null && v.seat === v.to_act) || views[0] || null;
+function smallDie(value, extra = "") {
+  const d = document.createElement("span");
+  d.className = `die die--small ${extra}`.trim();
+  const face = document.createElement("span");
+  face.className = "die-face";
+  face.setAttribute("aria-hidden", "true");
+  for (const p of ["tl", "tr", "ml", "c", "mr", "bl", "br"]) {
+    const pip = document.createElement("span");
+    pip.className = `pip p-${p}`;
+    face.append(pip);
   }
+  const label = document.createElement("span");
+  label.className = "visually-hidden";
+  label.textContent = String(value);
+  d.append(face, label);
+  dieFace(d, value);
+  return d;
+}
 
-  function myDecision() {
-    const v = S.view;
-    return !!(v && isActive() && v.to_act != null && S.mySeats.includes(v.to_act)
-      && Array.isArray(v.legal) && v.legal.length && v.table);
-  }
+function roll(node) {
+  node.classList.remove("is-rolling");
+  void node.offsetWidth; // restart the animation
+  node.classList.add("is-rolling");
+  setTimeout(() => node.classList.remove("is-rolling"), ROLL_MS + 50);
+}
 
-  function keepValues() {
-    const dice = S.view && S.view.table ? S.view.table.dice : [];
-    return [...S.selected].map((i) => dice[i]).sort((a, b) => a - b);
-  }
+function cell(tag, text, cls) {
+  const c = document.createElement(tag);
+  if (text != null) c.textContent = text;
+  if (cls) c.className = cls;
+  return c;
+}
 
-  function dieFace(node, value) {
-    node.dataset.face = value ? String(value) : "";
-    for (let f = 1; f <= 6; f += 1) node.classList.toggle(`die--${f}`, f === value);
-  }
-
-  function smallDie(value, extra = "") {
-    const d = document.createElement("span");
-    d.className = `die die--small ${extra}`.trim();
-    const face = document.createElement("span");
-    face.className = "die-face";
-    face.setAttribute("aria-hidden", "true");
-    for (const p of ["tl", "tr", "ml", "c", "mr", "bl", "br"]) {
-      const pip = document.createElement("span");
-      pip.className = `pip p-${p}`;
-      face.append(pip);
-    }
-    const label = document.createElement("span");
-    label.className = "visually-hidden";
-    label.textContent = String(value);
-    d.append(face, label);
-    dieFace(d, value);
-    return d;
-  }
-
-  function roll(node) {
-    node.classList.remove("is-rolling");
-    void node.offsetWidth; // restart the animation
-    node.classList.add("is-rolling");
-    setTimeout(() => node.classList.remove("is-rolling"), ROLL_MS + 50);
-  }
-
-  // ------------------------------------------------------------------ the table
+/** The dice on the table: keeping, Stand and Re-roll, the combination and the clock. */
+function tablePart(ctx) {
+  const { shell, el, S, t, nameOf, comboName, isActive, myDecision, keepValues, renderOddsMine } = ctx;
 
   function renderTable() {
     const v = S.view;
@@ -243,7 +187,12 @@ export function mount(element, shell) {
     decide({ type: "improve", keep: keepValues() });
   });
 
-  // ------------------------------------------------------------------ the last turn
+  return { render: renderTable, renderClock };
+}
+
+/** What the last turn did: its dice and the combination it scored. */
+function lastTurnPart(ctx) {
+  const { el, S, t, nameOf, comboName, diceText } = ctx;
 
   function renderLast() {
     const turns = allTurns(S.view).filter((x) => x.recorded != null);
@@ -311,7 +260,12 @@ export function mount(element, shell) {
     return "nothing";
   }
 
-  // ------------------------------------------------------------------ announcements
+  return { render: renderLast, lastTurnText };
+}
+
+/** What changed since the last state, read out to screen readers. */
+function announcer(ctx) {
+  const { shell, S, t, nameOf, comboName, diceText, isActive, lastTurnText } = ctx;
 
   function announceChanges() {
     const v = S.view;
@@ -343,14 +297,13 @@ export function mount(element, shell) {
     return turns[turns.length - 1];
   }
 
-  // ------------------------------------------------------------------ the score sheet
+  return { announce: announceChanges };
+}
 
-  function cell(tag, text, cls) {
-    const c = document.createElement(tag);
-    if (text != null) c.textContent = text;
-    if (cls) c.className = cls;
-    return c;
-  }
+/** The score sheet and the order of play. */
+function sheetPart(ctx) {
+  const { shell, el, S, t, diceText, isActive } = ctx;
+
 
   function renderSheet() {
     const v = S.view;
@@ -475,7 +428,12 @@ export function mount(element, shell) {
     el.order.hidden = false;
   }
 
-  // ------------------------------------------------------------------ the result
+  return { render: renderSheet, renderOrder };
+}
+
+/** The result, once the game is over. */
+function outcomePart(ctx) {
+  const { shell, el, S, t, isActive } = ctx;
 
   function renderOutcome() {
     const v = S.view;
@@ -511,7 +469,12 @@ export function mount(element, shell) {
     el.outcome.dataset.absolute = res.absolute ? "true" : "false";
   }
 
-  // ------------------------------------------------------------------ the odds panel
+  return { render: renderOutcome };
+}
+
+/** The odds panel (never in rated games): the chances of each choice for the roll on the table. */
+function oddsPart(ctx) {
+  const { shell, el, S, t, isActive, myDecision, keepValues, renderTable } = ctx;
 
   const oddsAllowed = () => !!(S.header && !S.header.rated && S.mySeats.length && isActive());
   const oddsOn = () => {
@@ -636,7 +599,12 @@ export function mount(element, shell) {
     renderOddsMine();
   }
 
-  // ------------------------------------------------------------------ the analysis
+  return { render: renderOdds, renderOddsMine, optionLabel };
+}
+
+/** After the game: each decision against the best one. */
+function analysisPart(ctx) {
+  const { shell, el, S, t, nameOf, optionLabel } = ctx;
 
   function loadAnalysis(tries = 3) {
     if (S.analysis !== "idle" && tries === 3) return;
@@ -699,7 +667,96 @@ export function mount(element, shell) {
     el.analysisTable.replaceChildren(thead, tbody);
   }
 
-  // ------------------------------------------------------------------ update
+  return { load: loadAnalysis };
+}
+
+export function mount(element, shell) {
+  const $ = (id) => element.querySelector(`#${id}`);
+  const t = shell.t;
+  const el = {
+    table: element.querySelector(".dice-table"),
+    round: $("dice-table-title"),
+    turn: $("dice-turn"),
+    row: $("dice-row"),
+    dice: [...element.querySelectorAll(".die")],
+    comboName: $("dice-combo-name"),
+    comboScore: $("dice-combo-score"),
+    records: $("dice-records"),
+    actions: $("dice-actions"),
+    stand: $("dice-stand"),
+    reroll: $("dice-reroll"),
+    hint: $("dice-hint"),
+    clock: $("dice-clock"),
+    clockBar: $("dice-clock-bar"),
+    clockLeft: $("dice-clock-left"),
+    oddsSwitch: $("dice-odds-switch"),
+    oddsToggle: $("dice-odds-toggle"),
+    odds: $("dice-odds"),
+    oddsList: $("dice-odds-list"),
+    oddsMine: $("dice-odds-mine"),
+    last: $("dice-last"),
+    lastDice: $("dice-last-dice"),
+    lastText: $("dice-last-text"),
+    outcome: $("dice-outcome"),
+    outcomeList: $("dice-outcome-list"),
+    bestsLink: $("dice-bests-link"),
+    order: $("dice-order"),
+    sheet: $("dice-sheet-table"),
+    scoreline: $("dice-scoreline"),
+    analysis: $("dice-analysis"),
+    analysisSummary: $("dice-analysis-summary"),
+    analysisTable: $("dice-analysis-table"),
+  };
+
+  const S = {
+    view: null,
+    header: null,
+    mySeats: [],
+    turnKey: "",
+    selected: new Set(), // die positions kept
+    sending: false,
+    recordedSeen: null, // how many turns were recorded at the last update (null: first)
+    lastRecordedKey: "",
+    odds: { key: "", data: null, state: "idle" },
+    analysis: "idle", // idle | loading | done | error
+  };
+
+  // Sentences name every player, the viewer too: "You" would need its own grammar.
+  const nameOf = (seat) => shell.nameOf(seat);
+  const comboName = (name) => t(`c_${name}`);
+  const diceText = (dice) => (dice && dice.length ? dice.join(" ") : t("keep_nothing"));
+  const isActive = () => (S.header ? S.header.status === "active" : true);
+
+
+  function myDecision() {
+    const v = S.view;
+    return !!(v && isActive() && v.to_act != null && S.mySeats.includes(v.to_act)
+      && Array.isArray(v.legal) && v.legal.length && v.table);
+  }
+
+  function keepValues() {
+    const dice = S.view && S.view.table ? S.view.table.dice : [];
+    return [...S.selected].map((i) => dice[i]).sort((a, b) => a - b);
+  }
+
+
+
+
+  // Parts that call each other do so through these (each is made below).
+  const ctx = {
+    element, shell, el, S, t, nameOf, comboName, diceText, isActive, myDecision, keepValues,
+    renderTable: (...args) => table.render(...args),
+    renderOddsMine: (...args) => odds.renderOddsMine(...args),
+    lastTurnText: (...args) => lastTurn.lastTurnText(...args),
+    optionLabel: (...args) => odds.optionLabel(...args),
+  };
+  const table = tablePart(ctx);
+  const lastTurn = lastTurnPart(ctx);
+  const announcements = announcer(ctx);
+  const sheet = sheetPart(ctx);
+  const outcome = outcomePart(ctx);
+  const odds = oddsPart(ctx);
+  const analysis = analysisPart(ctx);
 
   function update(state) {
     const view = pickView(state);
@@ -708,18 +765,18 @@ export function mount(element, shell) {
     S.header = state.header || null;
     S.mySeats = state.mySeats || [];
     element.classList.toggle("is-over", !isActive());
-    renderTable();
-    renderLast();
-    renderOrder();
-    renderSheet();
-    renderOutcome();
-    renderOdds();
-    announceChanges();
-    if (!isActive()) loadAnalysis();
+    table.render();
+    lastTurn.render();
+    sheet.renderOrder();
+    sheet.render();
+    outcome.render();
+    odds.render();
+    announcements.announce();
+    if (!isActive()) analysis.load();
   }
 
   setInterval(() => {
-    if (S.view) renderClock();
+    if (S.view) table.renderClock();
   }, 250);
 
   return { update };

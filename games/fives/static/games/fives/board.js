@@ -28,80 +28,15 @@ const tileText = (tile) => {
   return `${a}|${b}`;
 };
 
-export function mount(element, shell) {
-  const t = (key, params) => shell.t(key, params);
-  const q = (sel) => element.querySelector(sel);
-  const el = {
-    target: q(".fives-target"),
-    cross: q(".fives-cross-pill"),
-    handNo: q(".fives-hand-no"),
-    bazaarPill: q("[data-testid=bazaar]"),
-    bazaar: q(".fives-bazaar"),
-    ends: q(".fives-ends"),
-    last: q("[data-testid=last-points]"),
-    board: q("svg[data-testid=board]"),
-    toasts: q(".fives-toasts"),
-    handArea: q(".fives-hand-area"),
-    hand: q(".fives-hand"),
-    hint: q(".fives-hint"),
-    draw: q(".fives-draw"),
-    summary: q(".fives-summary"),
-    summaryTitle: q(".fives-summary-title"),
-    summaryText: q(".fives-summary-text"),
-    summaryRows: q(".fives-summary-rows"),
-    log: q(".fives-log"),
-    logEmpty: q(".fives-log-empty"),
-  };
-  const labels = {};
-  for (const key of LABEL_KEYS) labels[key] = t(`lbl_${key}`);
+function pickView(state) {
+  if (state.view) return state.view;
+  const views = Array.isArray(state.views) ? state.views : [];
+  return views.find((v) => v && v.to_act != null && v.seat === v.to_act) || views[0] || null;
+}
 
-  const B = {
-    state: null,
-    view: null, // the view drawn
-    mine: null, // that view when it is one of this page's seats
-    selected: null,
-    handNo: null, // the hand whose moves were already told
-    seenMoves: 0,
-    focusPlace: false, // after picking a tile by keyboard: focus its first place
-  };
-
-  // ---------------------------------------------------------------- helpers
-
-  const legal = () => (B.mine && Array.isArray(B.mine.legal) ? B.mine.legal : []);
-  const playsFor = (tile) => legal().filter((a) => a.type === "play" && a.tile === tile);
-  const playable = () => [...new Set(legal().filter((a) => a.type === "play").map((a) => a.tile))];
-  const myTurn = () => B.mine != null && B.mine.to_act === B.mine.seat && legal().length > 0;
-  const drawAction = () => legal().find((a) => a.type === "draw");
-
-  function pickView(state) {
-    if (state.view) return state.view;
-    const views = Array.isArray(state.views) ? state.views : [];
-    return views.find((v) => v && v.to_act != null && v.seat === v.to_act) || views[0] || null;
-  }
-
-  function moveText(mv) {
-    const name = shell.nameOf(mv.seat);
-    if (mv.type === "play") {
-      const tile = tileText(mv.tile);
-      if (mv.points > 0) return t("fives_mv_play_points", { name, tile, points: mv.points });
-      return mv.target == null ? t("fives_mv_lead", { name, tile }) : t("fives_mv_play", { name, tile });
-    }
-    if (mv.type === "draw") return t("fives_mv_draw", { name });
-    if (mv.type === "pass") return t("fives_mv_pass", { name });
-    return `${name}: ${mv.type}`;
-  }
-
-  function toast(text, seat) {
-    // A few at a time: the computer plays fast, and the board must stay visible.
-    while (el.toasts.children.length >= 3) el.toasts.firstElementChild.remove();
-    const n = document.createElement("div");
-    n.className = `fives-toast seat-${seat}`;
-    n.textContent = text;
-    el.toasts.appendChild(n);
-    setTimeout(() => n.remove(), 2600);
-  }
-
-  // ---------------------------------------------------------------- actions
+/** Picking a tile and its place (click, tap or keyboard), drawing, and the board and hand it shows. */
+function playPart(ctx) {
+  const { shell, el, labels, B, t, playsFor, playable, myTurn, drawAction, draw } = ctx;
 
   function sendPlay(play) {
     const action = { seat: play.seat, type: "play", tile: play.tile };
@@ -146,9 +81,11 @@ export function mount(element, shell) {
 
   // renderHand reports clicks and keys alike; note which it was, for the focus.
   let lastKey = false;
+
   el.hand.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" || ev.key === " ") lastKey = true;
   }, true);
+
   el.hand.addEventListener("pointerdown", () => {
     lastKey = false;
   }, true);
@@ -169,29 +106,6 @@ export function mount(element, shell) {
     const a = drawAction();
     if (a) shell.send({ seat: a.seat, type: "draw" });
   });
-
-  // ---------------------------------------------------------------- drawing
-
-  function drawInfo(view) {
-    const rules = view.rules || {};
-    el.target.textContent = rules.target ?? "–";
-    let cross = rules.cross ? t("fives_cross_on") : t("fives_cross_off");
-    if (rules.full_record) cross += ` · ${t("fives_full_record")}`;
-    el.cross.textContent = cross;
-    el.handNo.textContent = view.hand_no >= 0 ? String(view.hand_no + 1) : "–";
-    el.bazaar.textContent = view.bazaar_count ?? "–";
-    // Four players share out every tile: there is no bazaar to show.
-    el.bazaarPill.hidden = view.seats === 4 && !view.bazaar_count;
-    el.ends.textContent = view.board ? String(view.board.ends_sum) : "0";
-    const plays = (view.moves || []).filter((m) => m.type === "play");
-    const last = plays[plays.length - 1];
-    el.last.hidden = !last;
-    if (last) {
-      el.last.textContent = t("fives_last_points", { name: shell.nameOf(last.seat), points: last.points });
-      el.last.classList.toggle("is-scoring", last.points > 0);
-    }
-    return last;
-  }
 
   function drawBoard(view, last) {
     let highlight = [];
@@ -226,6 +140,34 @@ export function mount(element, shell) {
     const d = turn ? drawAction() : null;
     el.draw.hidden = !d;
     el.hint.textContent = turn && !d ? t("fives_hint_keys") : "";
+  }
+
+  return { drawBoard, drawHand };
+}
+
+/** The info line, the status, the seats' tile counts and this hand's log. */
+function infoPart(ctx) {
+  const { shell, el, B, t, myTurn, drawAction, moveText } = ctx;
+
+  function drawInfo(view) {
+    const rules = view.rules || {};
+    el.target.textContent = rules.target ?? "–";
+    let cross = rules.cross ? t("fives_cross_on") : t("fives_cross_off");
+    if (rules.full_record) cross += ` · ${t("fives_full_record")}`;
+    el.cross.textContent = cross;
+    el.handNo.textContent = view.hand_no >= 0 ? String(view.hand_no + 1) : "–";
+    el.bazaar.textContent = view.bazaar_count ?? "–";
+    // Four players share out every tile: there is no bazaar to show.
+    el.bazaarPill.hidden = view.seats === 4 && !view.bazaar_count;
+    el.ends.textContent = view.board ? String(view.board.ends_sum) : "0";
+    const plays = (view.moves || []).filter((m) => m.type === "play");
+    const last = plays[plays.length - 1];
+    el.last.hidden = !last;
+    if (last) {
+      el.last.textContent = t("fives_last_points", { name: shell.nameOf(last.seat), points: last.points });
+      el.last.classList.toggle("is-scoring", last.points > 0);
+    }
+    return last;
   }
 
   function drawStatus(view) {
@@ -265,6 +207,13 @@ export function mount(element, shell) {
     el.logEmpty.hidden = moves.length > 0;
     el.log.scrollTop = el.log.scrollHeight;
   }
+
+  return { drawInfo, drawStatus, drawSeats, drawLog };
+}
+
+/** How the last hand ended, and what is read out and toasted when something happens. */
+function summaryPart(ctx) {
+  const { shell, el, B, t, moveText, toast } = ctx;
 
   /** The latest ended hand: who won, the pips, the bonus, the hands revealed. */
   function endedHand(view) {
@@ -346,13 +295,109 @@ export function mount(element, shell) {
     B.seenMoves = moves.length;
   }
 
+  return { drawSummary, tell };
+}
+
+export function mount(element, shell) {
+  const t = (key, params) => shell.t(key, params);
+  const q = (sel) => element.querySelector(sel);
+  const el = {
+    target: q(".fives-target"),
+    cross: q(".fives-cross-pill"),
+    handNo: q(".fives-hand-no"),
+    bazaarPill: q("[data-testid=bazaar]"),
+    bazaar: q(".fives-bazaar"),
+    ends: q(".fives-ends"),
+    last: q("[data-testid=last-points]"),
+    board: q("svg[data-testid=board]"),
+    toasts: q(".fives-toasts"),
+    handArea: q(".fives-hand-area"),
+    hand: q(".fives-hand"),
+    hint: q(".fives-hint"),
+    draw: q(".fives-draw"),
+    summary: q(".fives-summary"),
+    summaryTitle: q(".fives-summary-title"),
+    summaryText: q(".fives-summary-text"),
+    summaryRows: q(".fives-summary-rows"),
+    log: q(".fives-log"),
+    logEmpty: q(".fives-log-empty"),
+  };
+  const labels = {};
+  for (const key of LABEL_KEYS) labels[key] = t(`lbl_${key}`);
+
+  const B = {
+    state: null,
+    view: null, // the view drawn
+    mine: null, // that view when it is one of this page's seats
+    selected: null,
+    handNo: null, // the hand whose moves were already told
+    seenMoves: 0,
+    focusPlace: false, // after picking a tile by keyboard: focus its first place
+  };
+
+  // ---------------------------------------------------------------- helpers
+
+  const legal = () => (B.mine && Array.isArray(B.mine.legal) ? B.mine.legal : []);
+  const playsFor = (tile) => legal().filter((a) => a.type === "play" && a.tile === tile);
+  const playable = () => [...new Set(legal().filter((a) => a.type === "play").map((a) => a.tile))];
+  const myTurn = () => B.mine != null && B.mine.to_act === B.mine.seat && legal().length > 0;
+  const drawAction = () => legal().find((a) => a.type === "draw");
+
+
+  function moveText(mv) {
+    const name = shell.nameOf(mv.seat);
+    if (mv.type === "play") {
+      const tile = tileText(mv.tile);
+      if (mv.points > 0) return t("fives_mv_play_points", { name, tile, points: mv.points });
+      return mv.target == null ? t("fives_mv_lead", { name, tile }) : t("fives_mv_play", { name, tile });
+    }
+    if (mv.type === "draw") return t("fives_mv_draw", { name });
+    if (mv.type === "pass") return t("fives_mv_pass", { name });
+    return `${name}: ${mv.type}`;
+  }
+
+  function toast(text, seat) {
+    // A few at a time: the computer plays fast, and the board must stay visible.
+    while (el.toasts.children.length >= 3) el.toasts.firstElementChild.remove();
+    const n = document.createElement("div");
+    n.className = `fives-toast seat-${seat}`;
+    n.textContent = text;
+    el.toasts.appendChild(n);
+    setTimeout(() => n.remove(), 2600);
+  }
+
+  // ---------------------------------------------------------------- actions
+
+
+
+
+
+
+
+  // ---------------------------------------------------------------- drawing
+
+
+
+
+
+
+
+
+
+
+
+  const ctx = { element, shell, el, labels, B, t, q, legal, playsFor, playable, myTurn, drawAction, moveText, toast, draw };
+  const play = playPart(ctx);
+  const info = infoPart(ctx);
+  const summary = summaryPart(ctx);
+
   function draw() {
     const view = B.view;
     if (!view) return;
-    const last = drawInfo(view);
-    drawBoard(view, last);
-    drawHand();
-    drawStatus(view);
+    const last = info.drawInfo(view);
+    play.drawBoard(view, last);
+    play.drawHand();
+    info.drawStatus(view);
   }
 
   function update(state) {
@@ -366,10 +411,9 @@ export function mount(element, shell) {
     if (B.mine && B.mine.must_play) B.selected = B.mine.must_play;
     else if (B.selected && !playsFor(B.selected).length) B.selected = null;
     draw();
-    drawSeats(view);
-    drawLog(view);
-    const summary = drawSummary(view);
-    tell(view, summary);
+    info.drawSeats(view);
+    info.drawLog(view);
+    summary.tell(view, summary.drawSummary(view));
   }
 
   return { update };
