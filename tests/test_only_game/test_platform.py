@@ -51,7 +51,7 @@ def test_a_lobby_table_plays_out_and_its_record_replays(tmp_path: Path) -> None:
     # While it runs, each player's snapshot shows only its own bonus; the record waits.
     for seat, client in enumerate((alice, bob)):
         view = client.get(f"/api/matches/{match.pk}").json()["view"]
-        assert view["pile"] == 9 and view["bonuses"][seat] in (1, 2, 3)
+        assert view["pile"] == 9 and view["bonuses"][seat] in range(1, 11)
         assert view["bonuses"][1 - seat] is None
     assert alice.get(f"/api/matches/{match.pk}/record").status_code == 409
 
@@ -65,7 +65,7 @@ def test_a_lobby_table_plays_out_and_its_record_replays(tmp_path: Path) -> None:
     assert "attachment" in response["Content-Disposition"]
     record = response.json()
     assert record["format"] == "hidden-nim/1" and record["rules"] == {"pile": 9}
-    assert record["deal"]["bonuses"] == final["bonuses"]
+    assert record["deal"]["deck"][:2] == final["bonuses"]
     assert sum(a["count"] for a in record["actions"]) == 9
     assert verify_record(plugin(), record).status == VERIFIED
 

@@ -18,7 +18,7 @@ from games.engine.plugin import (
 from games.engine.protocol import JSON, ChanceSource, GameState, RecordedChance
 
 from . import record as R
-from .rules import CONVENTIONS, MAX_BONUS, SEATS, Rules, check_seats, parse_rules
+from .rules import CONVENTIONS, DECK, SEATS, Rules, check_seats, parse_rules
 from .state import DealError, HiddenNim
 
 REPLAY_STRINGS: dict[str, str] = {
@@ -42,10 +42,11 @@ def _rules(rules: Any) -> Rules:
 
 
 def draw_deal(rng: ChanceSource, seats: int = SEATS) -> JSON:
-    """The deal: each seat's bonus ``randint(1, 3)`` in seat order, then the first seat
-    ``randint(0, seats - 1)``."""
-    bonuses = [rng.randint(1, MAX_BONUS) for _ in range(seats)]
-    return {"bonuses": bonuses, "first": rng.randint(0, seats - 1)}
+    """The deal: the cards 1 to 10 shuffled (seat s's bonus is ``deck[s]``), then the
+    first seat ``randint(0, seats - 1)``."""
+    deck = list(range(1, DECK + 1))
+    rng.shuffle(deck)
+    return {"deck": deck, "first": rng.randint(0, seats - 1)}
 
 
 class HiddenNimPlugin(GamePlugin):
@@ -94,8 +95,8 @@ class HiddenNimPlugin(GamePlugin):
         return {"type": "deal", **draw_deal(rng, game.num_seats)}
 
     def apply_chance(self, state: GameState, outcome: JSON, now_us: int) -> list[Any]:
-        bonuses, first = R.deal_from_dict(outcome)
-        return _game(state).deal(bonuses, first, now_us)
+        deck, first = R.deal_from_dict(outcome)
+        return _game(state).deal(deck, first, now_us)
 
     def recorded_chances(self, record: JSON) -> list[RecordedChance]:
         """The one deal, when the record has it."""
@@ -103,8 +104,8 @@ class HiddenNimPlugin(GamePlugin):
         if deal is None:
             return []
         draw: Callable[[ChanceSource], JSON] = draw_deal
-        return [RecordedChance("the deal", {"bonuses": list(deal.bonuses),
-                                            "first": deal.first}, draw)]
+        return [RecordedChance("the deal", {"deck": list(deal.deck), "first": deal.first},
+                               draw)]
 
     # -- actions ----------------------------------------------------------------------
 
@@ -142,11 +143,15 @@ class HiddenNimPlugin(GamePlugin):
         return _game(state).public_scores()
 
     def determinize(self, state: GameState, seat: int | None, rng: random.Random) -> GameState:
-        """The bonuses the seat has not seen drawn again (all are seen once it is over)."""
+        """The cards the seat has not seen shuffled again: every card but its own (all
+        are seen once the game is over)."""
         world = copy.deepcopy(_game(state))
-        if world.bonuses is not None and world.result is None:
-            world.bonuses = [bonus if s == seat else rng.randint(1, MAX_BONUS)
-                             for s, bonus in enumerate(world.bonuses)]
+        if world.deck is not None and world.result is None:
+            hidden = [i for i in range(len(world.deck)) if i != seat]
+            cards = [world.deck[i] for i in hidden]
+            rng.shuffle(cards)
+            for i, card in zip(hidden, cards, strict=True):
+                world.deck[i] = card
         return world
 
     # -- records --------------------------------------------------------------------

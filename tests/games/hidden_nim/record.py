@@ -1,7 +1,8 @@
 """The ``hidden-nim/1`` record: read, write from a stored log, replay, frames.
 
 A record is ``{"format", "players", "rules", "deal", "actions"}``: ``deal`` is the chance
-event (``{"bonuses": [b0, b1], "first": seat, "t": seconds}``, or null when the game
+event (``{"deck": [ten cards], "first": seat, "t": seconds}``: seat s's bonus is
+``deck[s]``, or null when the game
 ended before it), ``actions`` each ``{"seat", "type": "take", "count", "t"}`` or
 ``{"seat", "type": "resign", "t"}``.
 """
@@ -46,18 +47,18 @@ def action_to_dict(seat: int | None, code: int) -> JSON:
 
 
 def deal_from_dict(data: Any) -> tuple[list[int], int]:
-    """A deal (``sample_chance``'s dict or a record's) -> (bonuses, first seat)."""
+    """A deal (``sample_chance``'s dict or a record's) -> (deck, first seat)."""
     if not isinstance(data, dict):
         raise DealError("a deal must be an object")
-    bonuses, first = data.get("bonuses"), data.get("first")
-    if not isinstance(bonuses, list) or isinstance(first, bool) or not isinstance(first, int):
-        raise DealError("a deal has bonuses (a list) and first (a seat)")
-    return list(bonuses), first
+    deck, first = data.get("deck"), data.get("first")
+    if not isinstance(deck, list) or isinstance(first, bool) or not isinstance(first, int):
+        raise DealError("a deal has a deck (a list) and first (a seat)")
+    return list(deck), first
 
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    bonuses: list[int]
+    deck: list[int]
     first: int
     t_us: int
 
@@ -91,11 +92,11 @@ def parse(data: Any) -> Record:
     last_us = 0
     if data.get("deal") is not None:
         try:
-            bonuses, first = deal_from_dict(data["deal"])
+            deck, first = deal_from_dict(data["deal"])
         except DealError as exc:
             raise RecordError(f"deal: {exc}") from None
         last_us = record_time(data["deal"].get("t"), "deal: t", 0)
-        deal = Deal(bonuses, first, last_us)
+        deal = Deal(deck, first, last_us)
     items = data.get("actions", [])
     if not isinstance(items, list):
         raise RecordError("actions must be a list")
@@ -128,11 +129,11 @@ def export(players: Sequence[str], rules: Rules, log: Sequence[LogEntry]) -> JSO
             game.annul(entry.t_us)
         elif entry.kind == "chance" and game.needs_chance():
             try:
-                bonuses, first = deal_from_dict(entry.payload)
-                game.deal(bonuses, first, entry.t_us)
+                deck, first = deal_from_dict(entry.payload)
+                game.deal(deck, first, entry.t_us)
             except DealError:
                 continue
-            deal = {"bonuses": bonuses, "first": first, "t": us_to_seconds(entry.t_us)}
+            deal = {"deck": deck, "first": first, "t": us_to_seconds(entry.t_us)}
         elif entry.kind == "action" and game.result is None:
             payload = entry.payload
             if isinstance(payload, dict) and "seat" not in payload:
@@ -172,11 +173,11 @@ def replay(record: Record, observer: Observer | None = None) -> Replay:
 
     if record.deal is not None:
         try:
-            game.deal(record.deal.bonuses, record.deal.first, record.deal.t_us)
+            game.deal(record.deal.deck, record.deal.first, record.deal.t_us)
         except DealError as exc:
             rep.error = {"index": -1, "reason": str(exc)}
             return rep
-        add({"type": "deal", "bonuses": list(record.deal.bonuses), "first": record.deal.first})
+        add({"type": "deal", "bonuses": game.bonuses, "first": record.deal.first})
     for i, action in enumerate(record.actions):
         outcome = game.apply(action.seat, action.code, action.t_us)
         if isinstance(outcome, Illegal):

@@ -12,7 +12,7 @@ SEATS = 2
 MIN_PILE, MAX_PILE = 5, 30
 STANDARD_PILE = 15
 MAX_TAKE = 3  # a turn takes 1 to 3 tokens
-MAX_BONUS = 3  # each secret bonus is 1 to 3 points
+DECK = 10  # the deal shuffles cards 1 to 10: each seat's card is its secret bonus
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from games.engine.protocol import (
     gettext_noop,
 )
 
-from .rules import MAX_BONUS, MAX_TAKE, SEATS, STANDARD_RULES, Rules
+from .rules import DECK, MAX_TAKE, SEATS, STANDARD_RULES, Rules
 
 # Action codes: take n is n (1 to 3); the rest are a resignation and events.
 RESIGN = 100
@@ -58,7 +58,7 @@ class HiddenNim(GameState):
         self.rules = rules
         self.num_seats = seats
         self.pile = rules.pile
-        self.bonuses: list[int] | None = None  # secret until the game is over
+        self.deck: list[int] | None = None  # the shuffled cards: seat s holds deck[s]
         self.first: int | None = None
         self.current: int | None = None
         self.taken = [0] * seats
@@ -73,7 +73,12 @@ class HiddenNim(GameState):
         return self._result
 
     def needs_chance(self) -> bool:
-        return self.bonuses is None and self._result is None
+        return self.deck is None and self._result is None
+
+    @property
+    def bonuses(self) -> list[int] | None:
+        """Each seat's card (secret until the game is over), once dealt."""
+        return None if self.deck is None else self.deck[:self.num_seats]
 
     def to_act(self) -> int | None:
         return self.current if self._result is None else None
@@ -100,17 +105,16 @@ class HiddenNim(GameState):
 
     # ------------------------------------------------------------------ chance
 
-    def deal(self, bonuses: list[int], first: int, now_us: int) -> list[Step]:
+    def deal(self, deck: list[int], first: int, now_us: int) -> list[Step]:
         if not self.needs_chance():
             raise DealError("no deal is due now")
-        if (len(bonuses) != self.num_seats
-                or not all(isinstance(b, int) and not isinstance(b, bool)
-                           and 1 <= b <= MAX_BONUS for b in bonuses)):
-            raise DealError(f"a deal gives each seat a bonus of 1 to {MAX_BONUS}")
+        if (not all(isinstance(card, int) and not isinstance(card, bool) for card in deck)
+                or sorted(deck) != list(range(1, DECK + 1))):
+            raise DealError(f"a deal is the cards 1 to {DECK} in some order")
         if isinstance(first, bool) or not isinstance(first, int) or not (
                 0 <= first < self.num_seats):
             raise DealError("a deal names the first seat")
-        self.bonuses = list(bonuses)
+        self.deck = list(deck)
         self.first = first
         self.current = first
         return [Step(None, DEALT, now_us, scores=tuple(self.public_scores()))]

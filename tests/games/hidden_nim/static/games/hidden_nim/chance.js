@@ -1,6 +1,7 @@
 /**
- * Hidden Nim's chance events in a record (the plugin's `recorded_chances`): the one deal,
- * each seat's bonus `randint(1, 3)` in seat order, then the first seat `randint(0, 1)`.
+ * Hidden Nim's chance events in a record (the plugin's `recorded_chances`): the one deal:
+ * the cards 1 to 10 shuffled (seat s's bonus is `deck[s]`), then the first seat
+ * `randint(0, seats - 1)`.
  */
 export function recordedChances(record) {
   const deal = record.deal;
@@ -10,11 +11,11 @@ export function recordedChances(record) {
     {
       where: "the deal",
       label: ["deal", {}],
-      recorded: { bonuses: [...deal.bonuses], first: deal.first },
+      recorded: { deck: [...deal.deck], first: deal.first },
       draw: (source) => {
-        const bonuses = [];
-        for (let s = 0; s < seats; s += 1) bonuses.push(source.randint(1, 3));
-        return { bonuses, first: source.randint(0, seats - 1) };
+        const deck = Array.from({ length: 10 }, (_, i) => i + 1);
+        source.shuffle(deck);
+        return { deck, first: source.randint(0, seats - 1) };
       },
     },
   ];
