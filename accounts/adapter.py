@@ -14,6 +14,7 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.internal import flows
+from allauth.account.views import SignupView
 from allauth.core.exceptions import ImmediateHttpResponse
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
@@ -154,7 +155,6 @@ def _acquire(key: str, token: str) -> bool:
 
 def _signup_page(request: HttpRequest, form: BaseForm) -> HttpResponse:
     """The sign-up page showing ``form`` with its errors, as allauth's view renders it."""
-    from allauth.account.views import SignupView
 
     view = SignupView()
     view.setup(request)

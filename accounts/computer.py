@@ -28,6 +28,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from .models import AccessToken, Profile
 from .usernames import confusable_key, display_name_key, is_reserved
 
 COMPUTER_USERNAME = "computer"
@@ -102,7 +103,6 @@ def secure_computer_account(User: Any, Profile: Any, AccessToken: Any) -> Any:
 
 def computer_account() -> AbstractBaseUser:
     """The computer's account (one query when it is there, as it is after migrating)."""
-    from .models import AccessToken, Profile
 
     User = get_user_model()
     found = User.objects.filter(username=COMPUTER_USERNAME, profile__is_bot=True).first()

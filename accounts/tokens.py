@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from urllib.parse import parse_qs
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
@@ -53,7 +54,6 @@ def token_from_scope(scope: dict[str, Any]) -> str | None:
     for name, value in scope.get("headers", []):
         if name == b"authorization":
             return token_from_header(value)
-    from urllib.parse import parse_qs
 
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     values = query.get("token")

@@ -14,6 +14,8 @@ from typing import Any
 
 from celery import current_app
 
+from .heartbeat import redis_client
+
 log = logging.getLogger(__name__)
 CHECK_DEADLINE = "games.tasks.check_deadline"
 
@@ -24,7 +26,6 @@ def _pending_key(match_id: Any) -> str:
 
 def forget_pending(match_id: Any) -> None:
     """The deadline task of this match has fired: no task is pending for it now."""
-    from .heartbeat import redis_client
 
     _known_pending.pop(str(match_id), None)
 
@@ -60,7 +61,6 @@ def schedule_deadline(match_id: Any, deadline_wall: float) -> None:
     the earliest pending time; each process also remembers what it has seen, so most
     moves ask nothing at all).
     """
-    from .heartbeat import redis_client
 
     match_key = str(match_id)
     now = time.time()

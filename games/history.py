@@ -15,6 +15,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
+from games import registry
+
 from .models import Match, MatchSeat
 
 
@@ -85,7 +87,6 @@ def player_stats(user: Any, game: str | None = None) -> dict[str, Any]:
     Counted by the database (a player may have thousands of matches); only the streak
     reads rows, newest first, until it breaks.
     """
-    from games import registry
 
     game = registry.default_game().key if game is None else game
     finished = MatchSeat.objects.filter(user=user, match__status=Match.Status.FINISHED,
@@ -160,7 +161,6 @@ def decorate(matches: list[Match], player: Any | None = None) -> list[Match]:
     """Give listed matches what the pages show: ``shown_seats`` (names, ranks, scores),
     ``game_name``, ``winner_name`` and, for a player's list, ``player_result``
     ("win", "loss", "practice" or "")."""
-    from games import registry
 
     seats = seat_rows(matches)
     for match in matches:

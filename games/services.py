@@ -31,6 +31,7 @@ from games.rules_text import rules_message
 from . import broadcast, deals, heartbeat, match_cache, rawsql
 from .deadlines import schedule_deadline
 from .models import Match, MatchEvent, MatchSeat
+from .reasons import translate
 from .signals import match_annulled, match_finished
 from .store import load_engine, plugin_of, save_engine
 
@@ -595,6 +596,5 @@ def snapshot(match: Match, seats: list[int]) -> dict[str, Any]:
 
 
 def _translate_reason(reason: str) -> str:
-    from .reasons import translate
 
     return translate(reason)

@@ -79,7 +79,6 @@ def healthz(request: HttpRequest) -> HttpResponse:
 def rules(request: HttpRequest, game: str | None = None) -> HttpResponse:
     """A game's rules page (``/rules/<game>/``; ``/rules/``: the first game's), with a tab
     for each game. A game names its page in its plugin (``rules_template``)."""
-    from games import registry
 
     try:
         plugin = registry.game(game) if game else registry.default_game()

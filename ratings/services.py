@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 
 from games.models import Match, MatchSeat
 
@@ -202,7 +202,6 @@ def _write_ratings(states: dict[elo.RatingKey, elo.PlayerRating],
 
 
 def _supports_distinct_on() -> bool:
-    from django.db import connection
 
     return bool(connection.features.can_distinct_on_fields)
 
@@ -215,7 +214,6 @@ def _last_changes_before(seq: int) -> list[RatingChange]:
 
 
 def _wins_before(seq: int) -> list[tuple[int, str, int]]:
-    from django.db.models import Count
 
     return [
         (row["user_id"], row["game"], row["n"])

@@ -8,6 +8,7 @@ are taken by a Swiss until half of its rounds have started.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
@@ -302,7 +303,6 @@ def do_annul_game(user: AbstractBaseUser, tournament: Tournament, match_id: Any,
 
 
 def _uuid_or_none(value: Any) -> Any:
-    import uuid
 
     try:
         return uuid.UUID(str(value))
