@@ -46,6 +46,13 @@ def all_games() -> tuple[GamePlugin, ...]:
     return games
 
 
+def hosted_games() -> tuple[GamePlugin, ...]:
+    """The platform's own games (``HOSTED``), without any extra ones: for what is written
+    by hand for each game (documentation, translations, test vectors)."""
+    return tuple(plugin for plugin, path in zip(all_games(), REGISTERED, strict=True)
+                 if path in HOSTED)
+
+
 def game(key: str) -> GamePlugin:
     for plugin in all_games():
         if plugin.key == key:

@@ -50,6 +50,7 @@ def test_the_test_run_hosts_it_after_the_registered_games() -> None:
     assert registry.game_keys()[-1] == KEY
     assert registry.default_game().key != KEY
     assert registry.by_format("hidden-nim/1") is registry.game(KEY)
+    assert [p.key for p in registry.hosted_games()] == registry.game_keys()[:-1]
 
 
 def test_the_variable_is_read_as_a_comma_separated_list() -> None:
