@@ -14,14 +14,10 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 
-from .api import api_view, json_methods
+from .api import api_view, json_error, json_methods
 from .models import Match
 from .services import access_match_seats
 from .store import export_record, load_engine, plugin_of
-
-
-def _error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"ok": False, "code": code, "message": message}, status=status)
 
 
 def _match(match_id: Any) -> Match | None:
@@ -32,14 +28,14 @@ def _match(match_id: Any) -> Match | None:
 def match_advice(request: HttpRequest, match_id: Any) -> JsonResponse:
     match = _match(match_id)
     if match is None:
-        return _error(404, "not_found", _("There is no such match."))
+        return json_error(404, "not_found", _("There is no such match."))
     seats = access_match_seats(match, request.api_user)  # type: ignore[attr-defined]
     if not seats:
-        return _error(403, "forbidden", _("Only a player of this match can ask for its odds."))
+        return json_error(403, "forbidden", _("Only a player of this match can ask for its odds."))
     if match.rated:
-        return _error(403, "rated", _("There are no odds in a rated match."))
+        return json_error(403, "rated", _("There are no odds in a rated match."))
     if match.status != Match.Status.ACTIVE:
-        return _error(409, "over", _("The match is over."))
+        return json_error(409, "over", _("The match is over."))
     plugin = plugin_of(match)
     engine = load_engine(match)
     for seat in seats:  # one-device: the seat of theirs that is to decide
@@ -47,17 +43,17 @@ def match_advice(request: HttpRequest, match_id: Any) -> JsonResponse:
         if advice is not None:
             return JsonResponse({"ok": True, "version": match.version, "seat": seat,
                                  "advice": advice})
-    return _error(409, "no_advice", _("There is no decision of yours to give odds for now."))
+    return json_error(409, "no_advice", _("There is no decision of yours to give odds for now."))
 
 
 @json_methods(["GET"])
 def match_analysis(request: HttpRequest, match_id: Any) -> JsonResponse:
     match = _match(match_id)
     if match is None:
-        return _error(404, "not_found", _("There is no such match."))
+        return json_error(404, "not_found", _("There is no such match."))
     if match.status == Match.Status.ACTIVE:
-        return _error(409, "running", _("The analysis is available once the match is over."))
+        return json_error(409, "running", _("The analysis is available once the match is over."))
     analysis = plugin_of(match).analysis(export_record(match))
     if analysis is None:
-        return _error(404, "no_analysis", _("This game has no analysis."))
+        return json_error(404, "no_analysis", _("This game has no analysis."))
     return JsonResponse({"ok": True, "match": str(match.pk), "game": match.game, **analysis})

@@ -28,7 +28,8 @@ from .store import export_record
 View = Callable[..., JsonResponse]
 
 
-def _error(status: int, code: str, message: str) -> JsonResponse:
+def json_error(status: int, code: str, message: str) -> JsonResponse:
+    """The API's error answer: ``{"ok": false, "code", "message"}`` with ``status``."""
     return JsonResponse({"ok": False, "code": code, "message": message}, status=status)
 
 
@@ -44,7 +45,7 @@ def json_methods(methods: list[str]) -> Callable[[View], View]:
         @wraps(view)
         def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
             if request.method not in methods:
-                response = _error(405, "method_not_allowed",
+                response = json_error(405, "method_not_allowed",
                                   _("Use %(methods)s here.") % {"methods": ", ".join(methods)})
                 response["Allow"] = ", ".join(methods)
                 return response
@@ -59,7 +60,7 @@ def json_methods(methods: list[str]) -> Callable[[View], View]:
 @csrf_exempt
 def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Any other path under /api/ (a malformed id included): a JSON 404, not a page."""
-    return _error(404, "not_found", _("There is no such API endpoint or object."))
+    return json_error(404, "not_found", _("There is no such API endpoint or object."))
 
 
 class BadBody(ValueError):
@@ -140,16 +141,16 @@ def api_view(methods: list[str], session_only: bool = False) -> Callable[[View],
             user: AbstractBaseUser | None
             if raw:
                 if session_only:
-                    return _error(403, "forbidden", _("Use the account page for this."))
+                    return json_error(403, "forbidden", _("Use the account page for this."))
                 user = user_for_token(raw)
                 if user is None:
-                    return _error(401, "bad_token", _("That access token is not valid."))
+                    return json_error(401, "bad_token", _("That access token is not valid."))
             else:
                 user = request.user if request.user.is_authenticated else None  # type: ignore[assignment]
                 if user is None:
-                    return _error(401, "login_required", _("Log in or send an access token."))
+                    return json_error(401, "login_required", _("Log in or send an access token."))
                 if request.method not in ("GET", "HEAD") and not _csrf_ok(request):
-                    return _error(403, "csrf", _("The page is out of date: reload it."))
+                    return json_error(403, "csrf", _("The page is out of date: reload it."))
             request.api_user = user  # type: ignore[attr-defined]
             return view(request, *args, **kwargs)
 
@@ -188,11 +189,11 @@ def _lobby_call(fn: Callable[[], JsonResponse]) -> JsonResponse:
     try:
         return fn()
     except BadBody as exc:
-        return _error(exc.status, exc.code, str(exc))
+        return json_error(exc.status, exc.code, str(exc))
     except lobby.LobbyError as exc:
-        return _error(400, "bad_request", str(exc))
+        return json_error(400, "bad_request", str(exc))
     except ValueError as exc:
-        return _error(400, "bad_request", str(exc))
+        return json_error(400, "bad_request", str(exc))
 
 
 def _match_summary(match: Match) -> dict[str, Any]:
@@ -287,7 +288,7 @@ def matches(request: HttpRequest) -> JsonResponse:
     status = request.GET.get("status")
     if status is not None:  # "?status=" too: a filter that names no status
         if status not in Match.Status.values:
-            return _error(400, "bad_request", _("'status' must be one of %(values)s.") % {
+            return json_error(400, "bad_request", _("'status' must be one of %(values)s.") % {
                 "values": ", ".join(Match.Status.values)})
         qs = qs.filter(status=status)
     return JsonResponse({"matches": [_match_summary(m) for m in qs[:50]]})
@@ -332,7 +333,7 @@ def _over_budget(request: HttpRequest) -> JsonResponse | None:
     if owner is None or live_limits.is_exempt(user) or live_limits.spend_command_sync(owner):
         return None
     code, message = live_limits.SocketShare.over_budget()
-    response = _error(429, code, message)
+    response = json_error(429, code, message)
     response["Retry-After"] = "1"
     return response
 
@@ -344,7 +345,7 @@ def match_detail(request: HttpRequest, match_id: Any) -> JsonResponse:
         return refused
     match = _get_match(match_id)
     if match is None:
-        return _error(404, "not_found", _("There is no such match."))
+        return json_error(404, "not_found", _("There is no such match."))
     seats = services.access_match_seats(match, request.api_user)  # type: ignore[attr-defined]
     return JsonResponse(services.snapshot(match, seats))
 
@@ -358,7 +359,7 @@ def _budgeted_body(request: HttpRequest) -> tuple[Any, JsonResponse | None]:
     try:
         return parse_json(request_body(request) or b"null"), None
     except BadBody as exc:
-        return None, _error(exc.status, exc.code, str(exc))
+        return None, json_error(exc.status, exc.code, str(exc))
 
 
 def _answer(result: services.CommandResult) -> JsonResponse:
@@ -382,7 +383,7 @@ def match_seed(request: HttpRequest, match_id: Any) -> JsonResponse:
     if refused is not None:
         return refused
     if not isinstance(data, dict) or set(data) - {"seed"} or "seed" not in data:
-        return _error(400, "bad_request", _("Send an object with one field, 'seed'."))
+        return json_error(400, "bad_request", _("Send an object with one field, 'seed'."))
     return _answer(services.do_send_seed(match_id, request.api_user, data["seed"]))  # type: ignore[attr-defined]
 
 
@@ -390,7 +391,7 @@ def match_seed(request: HttpRequest, match_id: Any) -> JsonResponse:
 def match_rematch(request: HttpRequest, match_id: Any) -> JsonResponse:
     match = _get_match(match_id)
     if match is None:
-        return _error(404, "not_found", _("There is no such match."))
+        return json_error(404, "not_found", _("There is no such match."))
     user = request.api_user  # type: ignore[attr-defined]
 
     def rematch() -> JsonResponse:
@@ -407,9 +408,9 @@ def match_record(request: HttpRequest, match_id: Any) -> JsonResponse:
     """Public once the match is over, like its replay: every tile is public then."""
     match = _get_match(match_id)
     if match is None:
-        return _error(404, "not_found", _("There is no such match."))
+        return json_error(404, "not_found", _("There is no such match."))
     if match.status == Match.Status.ACTIVE:
-        return _error(409, "running", _("The record is available once the match is over."))
+        return json_error(409, "running", _("The record is available once the match is over."))
     response = JsonResponse(export_record(match), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
     return response
@@ -442,5 +443,5 @@ def token_revoke(request: HttpRequest, token_id: int) -> JsonResponse:
 
     user = request.api_user  # type: ignore[attr-defined]
     if not do_revoke_token(user, token_id):  # its sockets close
-        return _error(404, "not_found", _("There is no such token."))
+        return json_error(404, "not_found", _("There is no such token."))
     return JsonResponse({"ok": True})

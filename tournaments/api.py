@@ -11,7 +11,7 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 
-from games.api import BadBody, api_view, parse_json, request_body
+from games.api import BadBody, api_view, json_error, parse_json, request_body
 
 from . import clubs, services
 from .errors import Refused
@@ -19,10 +19,6 @@ from .models import Tournament
 from .present import club_detail, club_summary, tournament_detail, tournament_summary
 
 USERNAME = frozenset({"username"})
-
-
-def _error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"ok": False, "code": code, "message": message}, status=status)
 
 
 def _body(request: HttpRequest, known: frozenset[str]) -> dict[str, Any]:
@@ -44,9 +40,9 @@ def _call(fn: Callable[[], JsonResponse]) -> JsonResponse:
     try:
         return fn()
     except BadBody as exc:
-        return _error(exc.status, exc.code, str(exc))
+        return json_error(exc.status, exc.code, str(exc))
     except Refused as exc:
-        return _error(exc.status, exc.code, exc.message)
+        return json_error(exc.status, exc.code, exc.message)
 
 
 def _user(request: HttpRequest) -> Any:

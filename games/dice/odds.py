@@ -17,6 +17,8 @@ from functools import cache
 from itertools import product
 from typing import Any
 
+from .record import parse
+from .replay import replay
 from .scoring import DICE, FACES, FALLBACK, SCORE, dice_of, keeps_of, key_of
 
 JSON = dict[str, Any]
@@ -144,9 +146,6 @@ def analyse_turns(turns: list[Any], seats: int) -> JSON:
 def analyse_record(document: Any) -> JSON:
     """The analysis of a ``dice/1`` record (a parsed JSON object); RecordError when it is
     malformed. A record with an illegal action is analysed up to that action."""
-    from .record import parse
-    from .replay import replay
-
     record = parse(document)
     game = replay(record).game
     return analyse_turns(game.turns, len(record.players))

@@ -16,6 +16,7 @@ from games.engine.stepped import ANNULLED, SteppedState
 from . import actions as A
 from .rules import STANDARD_RULES, Rules
 from .scoring import DICE, is_sub_multiset, keeps_of, reading, score
+from .view import build_view
 
 # Phases.
 ORDER = "order"  # one die each for the order of play is due (chance)
@@ -386,8 +387,6 @@ class DiceGame(SteppedState):
     # ------------------------------------------------------------------- views
 
     def view(self, seat: int | None) -> JSON:
-        from .view import build_view
-
         return build_view(self, seat)
 
 

@@ -11,14 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.dominoes.replay import (
-    action_line,
-    end_lines,
-    hand_lines,
-    illegal_line,
-    replay_hands,
-    report_end,
-)
+from games.dominoes import replay as hands_replay
 from games.engine.plugin import ReplayOutcome
 from games.engine.protocol import Step
 from games.engine.records import EXIT_ILLEGAL as EXIT_ILLEGAL
@@ -60,8 +53,9 @@ def replay(record: Record, observer: Observer | None = None) -> Replay:
         hand = record.hands[h]
         state.deal(hand.deal, hand.start_us, lots=record.lots if h == 0 else None)
 
-    result.error = replay_hands(state, [hand.actions for hand in record.hands], result.actions,
-                                deal, action_entry, observer, lambda i, action: None)
+    hands = [hand.actions for hand in record.hands]
+    result.error = hands_replay.replay_hands(state, hands, result.actions, deal, action_entry,
+                                             observer, lambda i, action: None)
     return result
 
 
@@ -96,14 +90,14 @@ def report(rep: Replay, with_legal: bool = False) -> JSON:
         "clocks": [us_to_seconds(bank) for bank in state.clock.banks_us],
         "result": result_entry(state),
     }
-    return report_end(out, state, rep.error, with_legal, A.action_to_dict)
+    return hands_replay.report_end(out, state, rep.error, with_legal, A.action_to_dict)
 
 
 _VERBS = {"draw": "draws", "pass": "passes", "resign": "resigns"}
 
 
 def _describe_action(entry: JSON, players: list[str]) -> str:
-    return action_line(entry, players, _VERBS, "lead", "scores")
+    return hands_replay.action_line(entry, players, _VERBS, "lead", "scores")
 
 
 def _describe_end(state: FivesState, index: int, players: list[str]) -> list[str]:
@@ -116,15 +110,15 @@ def _describe_end(state: FivesState, index: int, players: list[str]) -> list[str
     elif summary.end == "fish":
         who = players[summary.winner] if summary.winner is not None else "nobody (a tie)"
         lines.append(f"  fish: pips {pips}; bonus {summary.bonus} to {who}")
-    return end_lines(lines, summary.end, summary.final_hands, players)
+    return hands_replay.end_lines(lines, summary.end, summary.final_hands, players)
 
 
 def describe(rep: Replay, players: list[str]) -> str:
     """A readable account, hand by hand: moves, scores, how each hand ended, the result."""
     state = rep.state
-    lines = hand_lines([f"led by {players[summary.leader]}" for summary in state.hands_summary],
-                       rep.actions, lambda e: _describe_action(e, players),
-                       lambda index: _describe_end(state, index, players))
+    heads = [f"led by {players[summary.leader]}" for summary in state.hands_summary]
+    lines = hands_replay.hand_lines(heads, rep.actions, lambda e: _describe_action(e, players),
+                                    lambda index: _describe_end(state, index, players))
     lines.append("Scores: " + ", ".join(f"{p} {s}" for p, s in zip(players, state.scores,
                                                                      strict=True)))
     clocks = [us_to_seconds(bank) for bank in state.clock.banks_us]
@@ -138,7 +132,7 @@ def describe(rep: Replay, players: list[str]) -> str:
         standing = ", ".join(f"{players[s]} #{r}" for s, r in enumerate(ranks))
         head = f"{players[res.winner]} wins" if res.winner is not None else "no sole winner"
         lines.append(f"Result: {head} ({res.reason}){'; ' + standing if standing else ''}")
-    lines.extend(illegal_line(rep.error))
+    lines.extend(hands_replay.illegal_line(rep.error))
     return "\n".join(lines)
 
 

@@ -11,14 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.dominoes.replay import (
-    action_line,
-    end_lines,
-    hand_lines,
-    illegal_line,
-    replay_hands,
-    report_end,
-)
+from games.dominoes import replay as hands_replay
 from games.engine.plugin import ReplayOutcome
 from games.engine.protocol import Step
 from games.engine.records import EXIT_ILLEGAL as EXIT_ILLEGAL
@@ -63,9 +56,10 @@ def replay(record: Record,
             return match.start_hand_now(action.t_us)
         return None  # time first: a grace period that ran out, a clock at its deadline
 
-    result.error = replay_hands(match, [hand.actions for hand in record.hands], result.actions,
-                                lambda h: match.deal(record.hands[h].deal), _action_entry,
-                                observer, start)
+    hands = [hand.actions for hand in record.hands]
+    result.error = hands_replay.replay_hands(match, hands, result.actions,
+                                             lambda h: match.deal(record.hands[h].deal),
+                                             _action_entry, observer, start)
     return result
 
 
@@ -89,7 +83,7 @@ def report(rep: Replay, with_legal: bool = False) -> dict[str, Any]:
             "reason": res.reason if res else None,
         },
     }
-    return report_end(out, match, rep.error, with_legal, A.action_to_dict)
+    return hands_replay.report_end(out, match, rep.error, with_legal, A.action_to_dict)
 
 
 _VERBS = {"continue": "continues", "draw": "draws", "pass": "passes", "accept": "accepts",
@@ -97,7 +91,7 @@ _VERBS = {"continue": "continues", "draw": "draws", "pass": "passes", "accept": 
 
 
 def _describe_action(entry: dict[str, Any], players: list[str]) -> str:
-    return action_line(entry, players, _VERBS, "opening", "balances")
+    return hands_replay.action_line(entry, players, _VERBS, "opening", "balances")
 
 
 def _describe_end(match: Match, index: int, players: list[str]) -> list[str]:
@@ -108,7 +102,7 @@ def _describe_end(match: Match, index: int, players: list[str]) -> list[str]:
                      f" {summary.settlement} to the lower hand")
     elif summary.end == "domino" and summary.winner is not None:
         lines.append(f"  {players[summary.winner]} played out (domino)")
-    return end_lines(lines, summary.end, summary.final_hands, players)
+    return hands_replay.end_lines(lines, summary.end, summary.final_hands, players)
 
 
 def describe(rep: Replay, players: list[str]) -> str:
@@ -116,8 +110,8 @@ def describe(rep: Replay, players: list[str]) -> str:
     match = rep.match
     heads = [f"{'auction' if summary.jockey is not None else 'hierarchy'} opening"
              for summary in match.hands_summary]
-    lines = hand_lines(heads, rep.actions, lambda e: _describe_action(e, players),
-                       lambda index: _describe_end(match, index, players))
+    lines = hands_replay.hand_lines(heads, rep.actions, lambda e: _describe_action(e, players),
+                                    lambda index: _describe_end(match, index, players))
     lines.append(f"Balances: {players[0]} {match.balances[0]}, {players[1]} {match.balances[1]}")
     banks = [us_to_seconds(b) for b in match.clock.banks_us]
     lines.append(f"Banks: {players[0]} {banks[0]:g} s, {players[1]} {banks[1]:g} s")
@@ -127,7 +121,7 @@ def describe(rep: Replay, players: list[str]) -> str:
         lines.append(f"Result: no winner ({match.result.reason})")
     else:
         lines.append(f"Result: {players[match.result.winner]} wins ({match.result.reason})")
-    lines.extend(illegal_line(rep.error))
+    lines.extend(hands_replay.illegal_line(rep.error))
     return "\n".join(lines)
 
 

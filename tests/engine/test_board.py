@@ -27,6 +27,11 @@ def place_values(board: Board) -> dict[str, int]:
     return {f"{tile_name(t)}:{PORT_NAMES[p]}": v for t, p, v in board.places}
 
 
+def values(text: str) -> dict[str, int]:
+    """``"1-4:high=4 1-4:low=1"`` -> each open place and the value it takes."""
+    return {place: int(value) for place, value in (item.split("=") for item in text.split())}
+
+
 def put(board: Board, tile: str, where: str | None = None) -> int:
     """Place ``tile`` at ``"target:port"`` (or as the opening tile); returns the sum.
 
@@ -84,12 +89,7 @@ class TestWorkedPositions:
         assert put(board, "3-4", "4-4:line_b") == 5
         # 5. [1|2] on the spinner's second line: the spinner now counts 0.
         assert put(board, "1-2", "1-1:line_b") == 5
-        assert place_values(board) == {
-            "1-1:branch_a": 1,
-            "1-1:branch_b": 1,
-            "1-2:high": 2,
-            "3-4:low": 3,
-        }
+        assert place_values(board) == values("1-1:branch_a=1 1-1:branch_b=1 1-2:high=2 3-4:low=3")
         # 6. A branch: 2 + 5 + 3.
         assert put(board, "1-5", "1-1:branch_a") == 10
         # 7. An ordinary double on a branch, then covered: 2 + 10 + 3, then 0 + 2 + 3.
@@ -155,12 +155,7 @@ class TestSpinner:
         assert places(board) == {"3-6:low", "6-6:line_b"}
         # Both lines taken: the spinner counts 0 and its branches open (counting 0).
         assert put(board, "2-6", "6-6:line_b") == 5
-        assert place_values(board) == {
-            "3-6:low": 3,
-            "2-6:low": 2,
-            "6-6:branch_a": 6,
-            "6-6:branch_b": 6,
-        }
+        assert place_values(board) == values("3-6:low=3 2-6:low=2 6-6:branch_a=6 6-6:branch_b=6")
         assert put(board, "4-6", "6-6:branch_b") == 9
         assert put(board, "5-6", "6-6:branch_a") == 14
         assert places(board) == {"3-6:low", "2-6:low", "4-6:low", "5-6:low"}

@@ -26,6 +26,7 @@ from .helpers import (
     make_deal,
     start,
 )
+from .test_rules import BLOCKED
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,16 +63,21 @@ def run_in_process(doc: dict[str, Any], with_legal: bool = False) -> dict[str, A
     return report(replay(parse(json.loads(json.dumps(doc)))), with_legal=with_legal)
 
 
-def run_command(
-    tmp_path: Path, doc: dict[str, Any] | str | bytes, *options: str
-) -> subprocess.CompletedProcess[str]:
-    path = tmp_path / "record.json"
+def write_record(path: Path, doc: dict[str, Any] | str | bytes) -> None:
+    """A record document (or any text or bytes, for the malformed ones) into ``path``."""
     if isinstance(doc, dict):
         path.write_text(json.dumps(doc))
     elif isinstance(doc, str):
         path.write_text(doc)
     else:
         path.write_bytes(doc)
+
+
+def run_command(
+    tmp_path: Path, doc: dict[str, Any] | str | bytes, *options: str
+) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "record.json"
+    write_record(path, doc)
     return subprocess.run(
         [sys.executable, "manage.py", "replay", str(path), *options],
         cwd=ROOT,
@@ -276,12 +282,7 @@ def malformed_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[
     for index, name in enumerate(THROUGH_THE_COMMAND):
         doc = MALFORMED[name]
         path = folder / f"record-{index}.json"
-        if isinstance(doc, dict):
-            path.write_text(json.dumps(doc))
-        elif isinstance(doc, str):
-            path.write_text(doc)
-        else:
-            path.write_bytes(doc)
+        write_record(path, doc)
         running[name] = subprocess.Popen(
             [sys.executable, "manage.py", "replay", str(path), "--json"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -462,8 +463,6 @@ class TestRecordSemantics:
         assert data["result"] == {"winner": None, "reason": None}
 
     def test_blocked_hand_reports_sums_and_settlement(self) -> None:
-        from .test_rules import BLOCKED
-
         deal, script, sums, settlement, lower = BLOCKED["4 and 18 -> 20"]
         doc = example(hands=[{"deal": deal_doc(deal), "actions": scripted_actions(deal, script)}])
         data = run_in_process(doc)
@@ -536,8 +535,6 @@ class TestPlatformRecords:
     def test_blocked_hand_with_its_passes_listed_or_not(
         self, listed: tuple[bool, bool]
     ) -> None:
-        from .test_rules import BLOCKED
-
         deal, script, *_ = BLOCKED["4 and 18 -> 20"]
         doc = example(hands=[{"deal": deal_doc(deal), "actions": scripted_actions(deal, script)}])
         plain = run_in_process(doc)
@@ -550,8 +547,6 @@ class TestPlatformRecords:
 
     def test_a_blocked_settlement_that_ends_the_match(self) -> None:
         """The passes come after the settlement that took the loser's last points."""
-        from .test_rules import BLOCKED
-
         deal, script, *_ = BLOCKED["17 -> 15"]
         # At 30 points each, seat 0 is down to 15 when the 15-point settlement comes.
         match = Match(Rules(start_points=30))

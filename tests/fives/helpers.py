@@ -9,6 +9,7 @@ A move is ``"draw"``, ``"resign"``, ``"3-6>6-6:line_a"`` (tile > target : port) 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from games.dominoes.board import PORT_NAMES
@@ -66,6 +67,23 @@ def play(state: FivesState, *moves: str, now_us: int = 0) -> list[int]:
 
 def places(state: FivesState) -> set[str]:
     return {f"{tile_name(t)}:{PORT_NAMES[p]}" for t, p, _ in state.board.places}
+
+
+def play_to_the_end(rules: Rules, seats: int, rng: random.Random,
+                    choose: Callable[[FivesState, int], int]) -> FivesState:
+    """A game through the plugin to its end: chance drawn from ``rng``, each decision
+    ``choose(state, seat)``, a millisecond apart."""
+    state = GAME.new_state(rules, seats)
+    t = 0
+    while state.result is None:
+        if state.needs_chance():
+            GAME.apply_chance(state, GAME.sample_chance(state, rng), t)
+            continue
+        seat = state.to_act()
+        assert seat is not None
+        t += 1000
+        state.apply(seat, choose(state, seat), t)
+    return state
 
 
 @dataclass

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 import time
 
-from games.fives.plugin import GAME
 from games.fives.rules import Rules
+from tests.fives.helpers import play_to_the_end
 
 
 def random_games(seats: int, rules: Rules, seconds: float = 3.0) -> tuple[int, float, int]:
@@ -14,16 +14,8 @@ def random_games(seats: int, rules: Rules, seconds: float = 3.0) -> tuple[int, f
     games = hands = 0
     begin = time.perf_counter()
     while time.perf_counter() - begin < seconds:
-        state = GAME.new_state(rules, seats)
-        t = 0
-        while state.result is None:
-            if state.needs_chance():
-                GAME.apply_chance(state, GAME.sample_chance(state, rng), t)
-                continue
-            seat = state.to_act()
-            assert seat is not None
-            t += 1000
-            state.apply(seat, rng.choice(state.legal_actions(seat)), t)
+        state = play_to_the_end(rules, seats, rng,
+                                lambda state, seat: rng.choice(state.legal_actions(seat)))
         games += 1
         hands += len(state.hands_summary)
     return games, time.perf_counter() - begin, hands

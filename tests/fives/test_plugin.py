@@ -13,7 +13,7 @@ from games.fives.plugin import GAME
 from games.fives.rules import Rules
 from games.fives.state import FivesState
 
-from .helpers import play, random_game, start, tiles
+from .helpers import play, play_to_the_end, random_game, start, tiles
 from .test_play import A_CHAIN, B_CHAIN, CHAIN_MOVES
 
 
@@ -144,20 +144,16 @@ class TestBot:
     @pytest.mark.parametrize(("seats", "cross"), [(2, False), (2, True), (4, False), (4, True)])
     def test_bots_finish_games(self, seats: int, cross: bool) -> None:
         rng = random.Random(seats)
-        state = GAME.new_state(Rules(cross=cross), seats)
-        t = 0
-        while state.result is None:
-            if state.needs_chance():
-                GAME.apply_chance(state, GAME.sample_chance(state, rng), t)
-                continue
-            seat = state.to_act()
-            assert seat is not None
+
+        def bot(state: FivesState, seat: int) -> int:
             action = GAME.bot_action(GAME.view(state, seat), rng)
             assert action is not None
             got_seat, code = GAME.action_from_dict(action)
             assert got_seat == seat and code in state.legal_actions(seat)
-            t += 1000
-            state.apply(seat, code, t)
+            return code
+
+        state = play_to_the_end(Rules(cross=cross), seats, rng, bot)
+        assert state.result is not None
         assert state.result.reason == "target"
         assert max(state.scores) >= 250
 

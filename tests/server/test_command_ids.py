@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.server.conftest import LIVE
+
 from .test_consumers import (
     Players,
     drain,
@@ -18,12 +20,7 @@ from .test_consumers import (
     token_headers,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _layer(redis_url: str) -> None:
-    import config.celery  # noqa: F401
+pytestmark = LIVE  # transactions, the live channel layer
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import asyncio
 import json
 import uuid
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -19,25 +20,21 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import AccessToken
 from games.models import Match, MatchEvent
 from games.services import do_command, do_create_match
 from tests.asgi_app import application
+from tests.server.conftest import LIVE
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = LIVE  # transactions, the live channel layer
 
 JSON = dict[str, Any]
 TIMEOUT = 5
 
 
 # ------------------------------------------------------------------ helpers
-
-@pytest.fixture(autouse=True)
-def _layer(redis_url: str) -> None:
-    """The Redis channel layer and Celery broker of the running configuration."""
-    import config.celery  # noqa: F401 - deadlines go to the configured broker, not amqp
-
 
 class Players:
     def __init__(self) -> None:
@@ -134,6 +131,29 @@ async def fingerprint(match_id: Any) -> tuple[Any, ...]:
     return await database_sync_to_async(read)()
 
 
+@asynccontextmanager
+async def unchanged_socket(players: Players, name: str
+                           ) -> AsyncIterator[tuple[WebsocketCommunicator, JSON]]:
+    """``name``'s socket on the match and its snapshot; the match must be unchanged when
+    the block ends."""
+    comm, snap = await open_socket(players.match.pk, token_headers(players.tokens[name]))
+    try:
+        before = await fingerprint(players.match.pk)
+        yield comm, snap
+        assert await fingerprint(players.match.pk) == before
+    finally:
+        await comm.disconnect()
+
+
+async def assert_forbidden(comm: WebsocketCommunicator, match_id: Any, command: JSON) -> None:
+    """``command`` is refused as forbidden and changes nothing."""
+    before = await fingerprint(match_id)
+    await comm.send_json_to(command)
+    error, _ = await receive_until(comm, lambda m: m["type"] in ("error", "result"))
+    assert (error["type"], error["code"]) == ("error", "forbidden")
+    assert await fingerprint(match_id) == before
+
+
 async def start_hand(players: Players) -> None:
     for seat in (0, 1):
         result = await database_sync_to_async(do_command)(
@@ -188,12 +208,9 @@ async def test_a_session_socket_from_a_foreign_or_no_origin_is_a_spectator(playe
         assert snap["view"]["seat"] is None
         assert "hand" not in snap["view"]
         assert snap["view"]["legal"] == []
-        before = await fingerprint(players.match.pk)
-        await comm.send_json_to({"type": "command", "id": "x", "version": snap["version"],
-                                 "action": {"seat": 0, "type": "continue"}})
-        error, _ = await receive_until(comm, lambda m: m["type"] in ("error", "result"))
-        assert (error["type"], error["code"]) == ("error", "forbidden")
-        assert await fingerprint(players.match.pk) == before
+        await assert_forbidden(comm, players.match.pk, {
+            "type": "command", "id": "x", "version": snap["version"],
+            "action": {"seat": 0, "type": "continue"}})
     finally:
         await comm.disconnect()
 
@@ -205,8 +222,6 @@ async def test_a_socket_without_valid_credentials_is_a_spectator(players, how) -
     if how == "bad_token":
         token = "sbt_" + "x" * 43
     elif how == "revoked_token":
-        from django.utils import timezone
-
         await database_sync_to_async(
             AccessToken.objects.filter(user=players.alice).update)(revoked_at=timezone.now())
     else:
@@ -215,12 +230,9 @@ async def test_a_socket_without_valid_credentials_is_a_spectator(players, how) -
     try:
         assert snap["view"]["seat"] is None
         assert "hand" not in snap["view"]
-        before = await fingerprint(players.match.pk)
-        await comm.send_json_to({"type": "command", "version": snap["version"],
-                                 "action": {"seat": 0, "type": "continue"}})
-        error, _ = await receive_until(comm, lambda m: m["type"] in ("error", "result"))
-        assert (error["type"], error["code"]) == ("error", "forbidden")
-        assert await fingerprint(players.match.pk) == before
+        await assert_forbidden(comm, players.match.pk, {
+            "type": "command", "version": snap["version"],
+            "action": {"seat": 0, "type": "continue"}})
     finally:
         await comm.disconnect()
 
@@ -243,9 +255,7 @@ async def test_an_unknown_match_is_refused(players) -> None:
 
 
 async def test_malformed_messages_get_errors(players) -> None:
-    comm, _ = await open_socket(players.match.pk, token_headers(players.tokens["alice"]))
-    before = await fingerprint(players.match.pk)
-    try:
+    async with unchanged_socket(players, "alice") as (comm, _):
         cases: list[tuple[dict[str, Any], str]] = [
             ({"text_data": "{not json"}, "bad_json"),
             ({"text_data": json.dumps({"type": "dance"})}, "unknown_type"),
@@ -268,23 +278,15 @@ async def test_malformed_messages_get_errors(players) -> None:
         await comm.send_json_to({"type": "command", "id": "m2"})
         result, _ = await receive_until(comm, is_type("result"))
         assert (result["id"], result["code"]) == ("m2", "bad_request")
-        assert await fingerprint(players.match.pk) == before
-    finally:
-        await comm.disconnect()
 
 
 async def test_a_command_for_the_other_seat_is_forbidden(players) -> None:
-    comm, snap = await open_socket(players.match.pk, token_headers(players.tokens["alice"]))
-    before = await fingerprint(players.match.pk)
-    try:
+    async with unchanged_socket(players, "alice") as (comm, snap):
         await comm.send_json_to({"type": "command", "id": "f1", "version": snap["version"],
                                  "action": {"seat": 1, "type": "continue"}})
         result, _ = await receive_until(comm, is_type("result"))
         assert (result["id"], result["ok"], result["code"]) == ("f1", False, "forbidden")
         assert result["message"]
-        assert await fingerprint(players.match.pk) == before
-    finally:
-        await comm.disconnect()
 
 
 async def test_a_replayed_version_is_stale_and_resyncs(players) -> None:
@@ -373,25 +375,17 @@ async def test_a_valid_command_reaches_both_players_and_spectators(players) -> N
 
 
 async def test_a_spectator_cannot_send_commands(players) -> None:
-    comm, snap = await open_socket(players.match.pk, token_headers(players.tokens["carol"]))
-    before = await fingerprint(players.match.pk)
-    try:
+    async with unchanged_socket(players, "carol") as (comm, snap):
         assert snap["view"]["seat"] is None and snap["view"]["legal"] == []
         for seat, kind in ((0, "continue"), (1, "continue"), (0, "resign"), (1, "abort")):
-            await comm.send_json_to({"type": "command", "version": snap["version"],
-                                     "action": {"seat": seat, "type": kind}})
-            error, _ = await receive_until(comm, lambda m: m["type"] in ("error", "result"))
-            assert (error["type"], error["code"]) == ("error", "forbidden")
-        assert await fingerprint(players.match.pk) == before
-    finally:
-        await comm.disconnect()
+            await assert_forbidden(comm, players.match.pk, {
+                "type": "command", "version": snap["version"],
+                "action": {"seat": seat, "type": kind}})
 
 
 async def test_a_flood_is_rate_limited_and_changes_nothing(players) -> None:
-    comm, snap = await open_socket(players.match.pk, token_headers(players.tokens["alice"]))
-    before = await fingerprint(players.match.pk)
     flood = 200
-    try:
+    async with unchanged_socket(players, "alice") as (comm, snap):
         # Every one of them would be illegal (a pass is never chosen) if processed.
         for i in range(flood):
             await comm.send_json_to({"type": "command", "id": f"f{i}", "version": snap["version"],
@@ -409,9 +403,6 @@ async def test_a_flood_is_rate_limited_and_changes_nothing(players) -> None:
         await comm.send_json_to({"type": "ping"})
         pong = await comm.receive_json_from(timeout=TIMEOUT)
         assert pong["type"] == "pong"
-        assert await fingerprint(players.match.pk) == before
-    finally:
-        await comm.disconnect()
 
 
 async def test_a_one_device_socket_gets_both_views(players) -> None:

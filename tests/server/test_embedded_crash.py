@@ -205,6 +205,19 @@ def test_a_private_redis_whose_platform_still_runs_is_left_alone(
 
 # --- the whole platform, SIGKILLed and started again -------------------------------------
 
+def start_healthy(env: dict[str, str], log: Path, port: int, started: list[psutil.Process]
+                  ) -> tuple[subprocess.Popen[bytes], list[psutil.Process], psutil.Process]:
+    """The platform started and answering: its process, its family (all kept in
+    ``started``, for the clean-up) and its one Redis server."""
+    platform = start_platform(env, log)
+    started.append(psutil.Process(platform.pid))
+    wait_healthy(platform, port, log)
+    processes = family(platform)
+    started.extend(processes)
+    [redis_server] = redis_servers(processes)
+    return platform, processes, redis_server
+
+
 def test_a_sigkilled_platform_leaves_nothing_and_starts_again(
         tmp_path: Path, redis_binary: str, started: list[psutil.Process]) -> None:
     var_dir, log, port = tmp_path / "var", tmp_path / "runplatform.log", free_port()
@@ -212,24 +225,14 @@ def test_a_sigkilled_platform_leaves_nothing_and_starts_again(
     env = platform_env(var_dir, port)
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env,
                    check=True, capture_output=True, timeout=90)
-    platform = start_platform(env, log)
-    started.append(psutil.Process(platform.pid))
-    wait_healthy(platform, port, log)
-    first = family(platform)
-    started.extend(first)
-    [old_redis] = redis_servers(first)
+    platform, first, old_redis = start_healthy(env, log, port, started)
 
     platform.send_signal(signal.SIGKILL)
     platform.wait(timeout=10)
     survivors = wait_gone(first, GONE_TIMEOUT_S)
     assert survivors == [], [p.cmdline() for p in survivors]
 
-    platform = start_platform(env, log)
-    started.append(psutil.Process(platform.pid))
-    wait_healthy(platform, port, log)
-    second = family(platform)
-    started.extend(second)
-    [new_redis] = redis_servers(second)
+    platform, second, new_redis = start_healthy(env, log, port, started)
     assert new_redis.pid != old_redis.pid and not is_alive(old_redis)
     recorded = [json.loads(p.read_text())["pid"] for p in (var_dir / "redis").glob("*.pid")]
     assert recorded == [new_redis.pid]

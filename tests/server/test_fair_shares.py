@@ -20,15 +20,11 @@ from accounts.models import AccessToken, Profile
 from games import live_limits
 from games.socket_inbox import SocketInbox
 from tests.asgi_app import application
+from tests.server.conftest import LIVE
 
 from .test_consumers import TIMEOUT, Players, drain, fingerprint, path, token_headers
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _layer(redis_url: str) -> None:
-    import config.celery  # noqa: F401
+pytestmark = LIVE  # transactions, the live channel layer
 
 
 @pytest.fixture

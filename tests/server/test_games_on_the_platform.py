@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -15,8 +14,9 @@ from games import registry
 from games.lobby import LobbyError, bot_user, do_accept, do_play_computer, do_seek
 from games.models import Match, MatchSeat
 from games.services import do_command, do_create_match
-from games.store import export_record, load_engine, plugin_of, rebuild
+from games.store import export_record, load_engine, rebuild
 from ratings.models import Rating, RatingChange
+from tests.bot_play import play_bots
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,24 +28,8 @@ def users(*names: str) -> list[User]:
 
 def play_out(match: Match, seat_users: list[User], seed: int = 1, limit: int = 5000) -> Match:
     """Every seat plays its game's computer player through ``do_command``."""
-    rng = random.Random(seed)
-    plugin = plugin_of(match)
-    for _ in range(limit):
-        current = Match.objects.get(pk=match.pk)
-        if current.status != Match.Status.ACTIVE:
-            return current
-        engine = load_engine(current)
-        acted = False
-        for seat, user in enumerate(seat_users):
-            action = plugin.bot_action(plugin.view(engine, seat), rng)
-            if action is None:
-                continue
-            result = do_command(current.pk, user, {"action": action, "version": current.version})
-            assert result.ok, (action, result)
-            acted = True
-            break
-        assert acted, "nobody could act"
-    raise AssertionError("the match did not end")
+    return play_bots(match, lambda _, seat: seat_users[seat] if seat < len(seat_users) else None,
+                     seed, limit, wait=False)
 
 
 # Every registered game at each seat count it allows up to four (five and six dice players

@@ -22,12 +22,7 @@ from games.store import load_engine
 from tests.server.test_services import assert_log_reproduces, fresh, pick
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def fixed_deals(settings) -> None:
-    settings.TEST_FIXED_DEALS = True
-    settings.TEST_DEALS_SEED = "match-cache"
+DEALS_SEED = "match-cache"  # reproducible deals (tests/server/conftest.py)
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
@@ -13,15 +12,11 @@ from django.test import Client
 from accounts.credentials import REVOKED_CLOSE_CODE
 from accounts.models import AccessToken
 from games.services import do_create_match
+from tests.server.conftest import LIVE
 
 from .test_consumers import TIMEOUT, fingerprint, open_socket, session_headers, token_headers
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _layer(redis_url: str) -> None:
-    import config.celery  # noqa: F401
+pytestmark = LIVE  # transactions, the live channel layer
 
 
 def _setup() -> tuple[Any, User, Client, AccessToken, str]:

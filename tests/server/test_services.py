@@ -39,11 +39,7 @@ JSON = dict[str, Any]
 
 # ------------------------------------------------------------------ helpers
 
-@pytest.fixture(autouse=True)
-def fixed_deals(settings) -> None:
-    """Reproducible deals (the settings refuse this outside DEBUG; tests may set it)."""
-    settings.TEST_FIXED_DEALS = True
-    settings.TEST_DEALS_SEED = "server-services"
+DEALS_SEED = "server-services"  # reproducible deals (tests/server/conftest.py)
 
 
 @pytest.fixture

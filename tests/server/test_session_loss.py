@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from allauth.account.models import EmailAddress
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -21,17 +20,13 @@ from django.test import Client
 from accounts.credentials import REVOKED_CLOSE_CODE
 from accounts.models import AccessToken, SignedInSession
 from games.services import do_create_match
+from tests.server.conftest import LIVE
 
 from .test_consumers import TIMEOUT, fingerprint, open_socket, session_headers, token_headers
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = LIVE  # transactions, the live channel layer
 PASSWORD = "pw-alice-123-long"
 ORIGIN = "http://localhost"
-
-
-@pytest.fixture(autouse=True)
-def _layer(redis_url: str) -> None:
-    import config.celery  # noqa: F401
 
 
 class Alice:

@@ -15,8 +15,7 @@ from django.utils import timezone
 
 from accounts.models import AccessToken
 from games.models import Match
-from games.services import do_command
-from games.store import load_engine, plugin_of
+from tests.bot_play import play_bots
 from tournaments.clubs import do_create_club, do_join_club
 from tournaments.lifecycle import do_tick
 from tournaments.models import Club, Tournament, TournamentGame
@@ -76,29 +75,13 @@ def active_games(tournament: Tournament) -> list[TournamentGame]:
 def play_match(match: Match, absent: set[int] = frozenset(), seed: int = 1,  # type: ignore[assignment]
                limit: int = 3000) -> Match:
     """Every seat but the absent users' plays its game's computer player (do_command)."""
-    rng = random.Random(seed)
-    plugin = plugin_of(match)
     users_by_id = User.objects.in_bulk(match.seat_users)
-    for _ in range(limit):
-        current = Match.objects.get(pk=match.pk)
-        if current.status != Match.Status.ACTIVE:
-            return current
-        engine = load_engine(current)
-        acted = False
-        for seat, user_id in enumerate(current.seat_users):
-            if user_id in absent:
-                continue
-            action = plugin.bot_action(plugin.view(engine, seat), rng)
-            if action is None:
-                continue
-            result = do_command(current.pk, users_by_id[user_id],
-                                {"action": action, "version": current.version})
-            assert result.ok, (action, result)
-            acted = True
-            break
-        if not acted:
-            return current  # waiting for an absent player
-    raise AssertionError("the match did not end")
+
+    def user_of(current: Match, seat: int) -> User | None:
+        user_id = current.seat_users[seat]
+        return None if user_id in absent else users_by_id[user_id]
+
+    return play_bots(match, user_of, seed, limit, wait=True)
 
 
 def play_round(tournament: Tournament, absent: set[int] = frozenset()) -> int:  # type: ignore[assignment]
