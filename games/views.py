@@ -36,6 +36,7 @@ TABLE_STRINGS = {
     "st_wait": gettext_lazy("Waiting for {name}."),
     "st_over": gettext_lazy("The game is over."),
     "result_you_win": gettext_lazy("You win!"),
+    "result_you_lose": gettext_lazy("You lost"),
     "result_win": gettext_lazy("{name} wins"),
     "result_shared": gettext_lazy("Shared first place"),
     "result_over": gettext_lazy("Game over"),
@@ -61,6 +62,10 @@ TABLE_STRINGS = {
     # Translators: the time of the decision's delay left, spent before the clock's bank.
     "delay": gettext_lazy("delay {s}"),
     "err_rematch": gettext_lazy("The rematch could not be created."),
+    # Translators: the browser tab's title, before the page's own, on the player's turn.
+    "title_your_turn": gettext_lazy("Your turn"),
+    "sound_on": gettext_lazy("Sound on"),
+    "sound_off": gettext_lazy("Sound off"),
     "rematch_offered": gettext_lazy(
         "Rematch offered: waiting for {name} to accept it in the lobby."),
 }

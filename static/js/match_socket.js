@@ -2,9 +2,11 @@
  * match_socket.js — the socket of the match page (static/js/shell.js).
  *
  * One websocket to ws(s)://host/ws/matches/<id>/ (session cookie auth). It reconnects
- * with a growing, jittered delay; a socket quiet for 15 s is asked for a `sync` (the server
- * answers with the state), and one quiet for 45 s is closed and opened again. Coming back
- * to the tab syncs (or reconnects), and so does the browser coming back online.
+ * with a growing, jittered delay. A heartbeat: a socket quiet for a second is sent a
+ * `ping` (the server answers `pong`), and one that has heard nothing for 2.5 s is taken
+ * for dead, dropped and opened again, so a lost connection shows within about 2 s. With
+ * no state for 15 s it asks for a `sync`. Coming back to the tab syncs (or reconnects),
+ * and so does the browser coming back online.
  *
  * The page says what to do with what arrives: `onSnapshot(message)` for a `state` message,
  * `onResult(message)` for the answer to a command, `onError(message)` for an `error`
@@ -19,6 +21,9 @@
  */
 
 const SEED_ID = "seed";
+const PING_AFTER_MS = 1000; // quiet this long: ask the server for a pong
+const DEAD_AFTER_MS = 2500; // heard nothing this long: the connection is gone
+const SYNC_AFTER_MS = 15000; // no state this long: ask for one
 
 export function openMatchSocket(
   matchId,
@@ -26,6 +31,7 @@ export function openMatchSocket(
 ) {
   function onMessage(data) {
     if (data.type === "state") {
+      lastState = performance.now();
       seedIfOpen(data);
       onSnapshot(data);
       document.dispatchEvent(new CustomEvent("match:state", { detail: data }));
@@ -52,7 +58,9 @@ export function openMatchSocket(
   let everConnected = false;
   let reconnectTimer = null;
   let lastRx = performance.now();
+  let lastState = performance.now();
   let lastSync = 0;
+  let lastPing = 0;
 
   function url() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -124,12 +132,31 @@ export function openMatchSocket(
     send({ type: "sync" });
   }
 
+  /** A socket that stopped answering: let it go (its close may take minutes) and reconnect. */
+  function drop() {
+    const dead = ws;
+    ws = null;
+    dead.onclose = null;
+    dead.onmessage = null;
+    try {
+      dead.close();
+    } catch {
+      /* already closing */
+    }
+    onClosed(0);
+    scheduleReconnect();
+  }
+
   setInterval(() => {
     if (!isOpen()) return;
-    const idle = performance.now() - lastRx;
-    if (idle > 45000) ws.close(); // a silent connection: start again
-    else if (idle > 15000 && performance.now() - lastSync > 15000) sync();
-  }, 1000);
+    const now = performance.now();
+    const idle = now - lastRx;
+    if (idle > DEAD_AFTER_MS) drop();
+    else if (idle > PING_AFTER_MS && now - lastPing > PING_AFTER_MS) {
+      lastPing = now;
+      send({ type: "ping" });
+    } else if (now - lastState > SYNC_AFTER_MS && now - lastSync > SYNC_AFTER_MS) sync();
+  }, 250);
 
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible") return;

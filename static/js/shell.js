@@ -42,6 +42,7 @@
  */
 
 import { openMatchSocket } from "./match_socket.js";
+import { createSounds } from "./sounds.js";
 
 const root = document.getElementById("table");
 const DATA = JSON.parse(document.getElementById("table-data").textContent);
@@ -108,6 +109,8 @@ const el = {
   confirm: $("table-confirm"),
   confirmText: $("table-confirm-text"),
   confirmYes: $("table-confirm-yes"),
+  offline: $("table-offline"),
+  sound: $("table-sound"),
   seats: [...Array(SEATS).keys()].map((s) => {
     const card = $(`seat-${s}`);
     return {
@@ -196,6 +199,8 @@ function setConn(kind) {
   el.conn.dataset.state = kind;
   el.conn.querySelector(".conn-text").textContent = t(kind);
   root.classList.toggle("is-offline", kind !== "live");
+  // A connection lost after it was up is said on the page, not only in the corner.
+  if (el.offline) el.offline.hidden = kind === "live" || kind === "connecting";
 }
 
 let sock = null; // opened at the end of this file, once everything it calls is defined
@@ -263,12 +268,54 @@ function onResult(r) {
 
 function onState(m) {
   if (typeof m.version === "number" && m.version < S.version) return; // an older message
+  const before = S.msg ? mainView() : null;
+  const moved = S.msg !== null && typeof m.version === "number" && m.version > S.version;
   S.msg = m;
   if (typeof m.version === "number") S.version = m.version;
   if (typeof m.server_now === "number") S.offset = m.server_now - performance.now() / 1000;
   render();
   updateBoard();
+  if (moved) attention(before, mainView());
 }
+
+// ------------------------------------------------------------------------------ attention
+
+const sounds = createSounds();
+const BASE_TITLE = document.title;
+S.heard = []; // the sounds asked for, for the browser tests
+S.lowWarned = null; // the version whose low clock was already sounded
+
+function sound(kind) {
+  S.heard.push(kind);
+  sounds.play(kind);
+}
+
+const myTurnIn = (view) => isActive() && view != null && MY_SEATS.includes(view.to_act);
+
+/** Sounds and the tab's title for what a new state brings. */
+function attention(before, after) {
+  if (myTurnIn(after) && !myTurnIn(before)) sound("turn");
+  else if (before && after && !MY_SEATS.includes(before.to_act)) sound("move");
+  if (before && after && [...Array(SEATS).keys()].some((s) => (scoreOf(after, s) ?? 0) > (scoreOf(before, s) ?? 0))) {
+    sound("score");
+  }
+}
+
+function renderTitle() {
+  document.title = myTurnIn(mainView()) ? `${t("title_your_turn")} · ${BASE_TITLE}` : BASE_TITLE;
+}
+
+function renderSoundSwitch() {
+  if (!el.sound) return;
+  el.sound.setAttribute("aria-pressed", sounds.on ? "true" : "false");
+  el.sound.textContent = sounds.on ? t("sound_on") : t("sound_off");
+}
+
+el.sound?.addEventListener("click", () => {
+  sounds.setOn(!sounds.on);
+  renderSoundSwitch();
+});
+renderSoundSwitch();
 
 // ------------------------------------------------------------------------------ drawing
 
@@ -308,6 +355,8 @@ function delayLeft(view, seat, now) {
   return Math.max(0, c.started + c.delay - now);
 }
 
+const LOW_S = 10; // a running clock under this is shown (and sounded) as low
+
 function renderClocks() {
   const view = mainView();
   const now = nowS();
@@ -320,7 +369,12 @@ function renderClocks() {
     const delay = delayLeft(view, seat, now);
     s.clock.textContent = clockText(left);
     s.clock.classList.toggle("is-running", seat === running && left != null);
-    s.clock.classList.toggle("is-low", seat === running && left != null && left < 30 && !delay);
+    const low = seat === running && left != null && left < LOW_S && !delay;
+    s.clock.classList.toggle("is-low", low);
+    if (low && MY_SEATS.includes(seat) && S.lowWarned !== S.version) {
+      S.lowWarned = S.version; // once a decision
+      sound("low");
+    }
     s.clock.classList.toggle("in-delay", delay > 0);
     s.clock.hidden = left == null;
     if (s.delay) {
@@ -376,6 +430,7 @@ function render() {
   if (el.resign) el.resign.hidden = !active || !MY_SEATS.length;
   if (el.abort) el.abort.hidden = !active || !MY_SEATS.length || !(view && view.can_abort);
   renderResult(view, ranks);
+  renderTitle();
 }
 
 /** Why the match ended, in the shell's words (a board may add its own). */
@@ -415,7 +470,9 @@ function renderResult(view, ranks) {
   } else {
     const winner = h.winner;
     if (winner != null && ROLE === "player" && MY_SEATS.includes(winner)) title = t("result_you_win");
-    else if (winner != null) title = t("result_win", { name: nameOf(winner) });
+    else if (winner != null && ROLE === "player" && SEATS === 2) {
+      title = `${t("result_you_lose")} — ${t("result_win", { name: nameOf(winner) })}`;
+    } else if (winner != null) title = t("result_win", { name: nameOf(winner) });
     else if (ranks && ranks.filter((r) => r === 1).length > 1) title = t("result_shared");
     else title = t("result_over");
     text = reasonText(view, ranks, winner);
@@ -425,6 +482,9 @@ function renderResult(view, ranks) {
     if (more) text = text ? `${text} ${more}` : more;
   }
   el.resultTitle.textContent = title;
+  el.result.dataset.status = status;
+  el.result.dataset.winner = h.winner == null ? "" : String(h.winner);
+  el.result.dataset.reason = h.reason || (view && view.result && view.result.reason) || "";
   el.resultText.textContent = text;
   el.resultText.hidden = !text;
   const rows = [];
@@ -614,6 +674,9 @@ window.tablePage = {
   },
   get connected() {
     return isOpen();
+  },
+  get heard() {
+    return S.heard.slice();
   },
   mySeats: MY_SEATS.slice(),
 };

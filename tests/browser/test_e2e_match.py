@@ -100,7 +100,7 @@ class Player(BrowserPlayer):
     def wait_idle(self) -> None:
         """No command of ours is waiting for its answer (the page ignores clicks then)."""
         self.page.wait_for_function(
-            "() => !document.getElementById('match').classList.contains('is-pending')")
+            "() => window.tablePage && !window.tablePage.pending")
 
 
 def _sync(players: list[Player], above: int) -> None:
@@ -518,6 +518,9 @@ def test_settlement_shows_the_final_placement(live_stack: Any, browser: Any) -> 
 
         def handler(ws: Any) -> None:
             sockets.append(ws)
+            # The page's heartbeat: a scripted server answers it like the real one.
+            ws.on_message(lambda message: ws.send('{"type": "pong"}')
+                          if '"ping"' in message else None)
             ws.send(playing)
 
         page = alice.page

@@ -320,6 +320,11 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
         pl.page.wait_for_selector("[data-testid=result]:visible")
     assert "bob" in alice.testid("result").inner_text()
     assert alice.testid("record").get_attribute("href").endswith("/record")
+    assert alice.testid("replay-link").get_attribute("href") == url + "replay/"
+    # Each player was called when their turn came (a sound, the tab's title).
+    for pl in players:
+        assert "turn" in pl.page.evaluate("() => window.tablePage.heard")
+    assert not alice.page.title().startswith("Your turn")
     assert not carol.testid("rematch").is_visible()
     alice.testid("rematch").click()
     alice.page.wait_for_selector("[data-testid=rematch-note]:visible")
@@ -427,16 +432,33 @@ def test_scripted_states(platform_url: str, browser: Any) -> None:
     url = _new_match(alice, bob)
     sockets: list[Any] = []
     sent: list[dict[str, Any]] = []
+    silent = [False]  # True: the scripted server stops answering (a dead connection)
 
     def handler(ws: Any) -> None:
+        if silent[0]:
+            ws.close()  # while "down", no new connection gets through either
+            return
         sockets.append(ws)
-        ws.on_message(lambda message: sent.append(json.loads(message)))
+
+        def on_message(message: str) -> None:
+            data = json.loads(message)
+            sent.append(data)
+            if data.get("type") == "ping" and not silent[0]:
+                ws.send(json.dumps({"type": "pong"}))
+
+        ws.on_message(on_message)
         ws.send(_state(10, _view()))
 
     alice.page.route_web_socket("**/ws/matches/**", handler)
     alice.page.goto(platform_url + url)
     alice.page.wait_for_function("() => window.tablePage && window.tablePage.version === 10")
     page = alice.page
+    assert page.title().startswith("Your turn · ")  # the tab says so
+    # The sound switch is remembered on every match page.
+    assert page.get_attribute("[data-testid=sound]", "aria-pressed") == "true"
+    page.click("[data-testid=sound]")
+    assert page.get_attribute("[data-testid=sound]", "aria-pressed") == "false"
+    assert page.evaluate("() => localStorage.getItem('sound')") == "off"
 
     # The running clock spends its decision's delay first (shown beside it), then its bank.
     page.wait_for_selector("[data-testid=clock-0].is-running.in-delay")
@@ -458,6 +480,22 @@ def test_scripted_states(platform_url: str, browser: Any) -> None:
     page.wait_for_selector("[data-testid=flash]:visible")
     assert page.locator("[data-testid=flash]").inner_text() == "That place is not open."
     assert page.locator("#board [data-tile]").count() == 1
+
+    # A connection that goes silent (no close, no answer to the heartbeat) is shown lost
+    # within about 2 s, and a move tried meanwhile is said not to be sent.
+    silent[0] = True
+    started = time.monotonic()
+    page.wait_for_selector("[data-testid=connection]:not(.conn-live)", timeout=4000)
+    assert time.monotonic() - started < 3.5
+    assert page.locator("[data-testid=offline]").is_visible()
+    before = len([m for m in sent if m.get("type") == "command"])
+    page.click('#board [data-target="6-6"][data-port="line_b"]')  # 2-6 is still picked
+    assert "not sent" in page.locator("[data-testid=flash]").inner_text()
+    assert len([m for m in sent if m.get("type") == "command"]) == before
+    alice.shot("scripted-offline", full=False)
+    silent[0] = False
+    page.wait_for_selector("[data-testid=connection].conn-live", timeout=15000)
+    assert not page.locator("[data-testid=offline]").is_visible()
 
     # A blocked hand's settlement, between hands.
     blocked = _view(

@@ -249,7 +249,19 @@ function playArea(ctx) {
     }
   });
 
+  /** The selection: a drawn tile that must be played, else the pick while it is still legal. */
+  function keepSelection(c) {
+    const mine = c.mine;
+    if (mine && mine.must_play) {
+      B.selected = mine.must_play;
+      B.selectedFor = c.me;
+    } else if (B.selected && (!mine || B.selectedFor !== c.me || !playsFor(mine, B.selected).length)) {
+      B.selected = null;
+    }
+  }
+
   function renderBoardArea(c) {
+    keepSelection(c); // first: the board shows the places of the tile picked
     const pub = c.pub;
     const board = pub.board || EMPTY_BOARD;
     let highlight = [];
@@ -293,12 +305,6 @@ function playArea(ctx) {
       return;
     }
     const mine = c.mine;
-    if (mine.must_play) {
-      B.selected = mine.must_play;
-      B.selectedFor = c.me;
-    } else if (B.selected && (B.selectedFor !== c.me || !playsFor(mine, B.selected).length)) {
-      B.selected = null; // kept only while it is still a legal choice
-    }
     el.handTitle.textContent = c.device ? t("tiles_of", { name: nameOf(c.me) }) : t("your_tiles");
     const myTurn = phase === "play" && pub.to_act === c.me;
     el.handArea.classList.toggle("active", myTurn);
