@@ -57,14 +57,7 @@ class DicePlugin(GamePlugin):
     seat_counts = (1, 2, 3, 4, 5, 6)
     versionless = frozenset({"resign"})
     # The board on the shared match page (templates/games/table.html).
-    board_template = "games/dice/board.html"
-    board_module = "games/dice/board.js"
-    replay_module = "games/dice/replay.js"
-    chance_module = "games/dice/chance.js"
     replay_strings = REPLAY_STRINGS
-    rules_template = "games/dice/rules.html"
-    terminal_actions = frozenset({"resign"})
-    forfeit_action = "resign"
 
     # -- table conventions ------------------------------------------------------
 

@@ -113,24 +113,39 @@ class GamePlugin(ABC):
     # every convention is in the conventions box).
     rated_standard: bool = False
     headline_convention: str | None = None
-    # The browser side, in the game's folder. Its board on the shared match page
-    # (templates/games/table.html): a template included there and an ES module (a static
-    # path, imported by static/js/shell.js).
-    board_template: str
-    board_module: str
-    # Its replay viewer on the shared replay page (templates/games/replay_table.html,
-    # static/js/replay_shell.js): a static path exporting
-    # ``mount(element, viewer) -> {show(frame, index, data)}``.
-    replay_module: str
-    # The browser's fairness check (docs/fairness.md): a static path to an ES module
-    # exporting ``recordedChances(record) -> [{where, recorded, draw(source)}]``, this
-    # game's ``recorded_chances`` in JavaScript, for static/js/fairness.js.
-    chance_module: str
-    # The strings that module shows, by the key it looks them up with: plain English
+    # The browser side, in the game's folder: its files are found by a convention, in
+    # ``static/games/<folder>/`` and ``templates/games/<folder>/`` where <folder> is the
+    # name of the package that holds the plugin (``__init_subclass__`` below); a game sets
+    # one of these only to use another file.
+    # - Its board on the shared match page (templates/games/table.html): a template
+    #   included there (board.html) and an ES module imported by static/js/shell.js
+    #   (board.js).
+    board_template: str = ""
+    board_module: str = ""
+    # - Its replay viewer on the shared replay page (templates/games/replay_table.html,
+    #   static/js/replay_shell.js): replay.js, exporting
+    #   ``mount(element, viewer) -> {show(frame, index, data)}``.
+    replay_module: str = ""
+    # - The browser's fairness check (docs/fairness.md): chance.js, exporting
+    #   ``recordedChances(record) -> [{where, recorded, draw(source)}]``, this game's
+    #   ``recorded_chances`` in JavaScript, for static/js/fairness.js.
+    chance_module: str = ""
+    # - Its rules page: rules.html, usually extending templates/games/rules_page.html.
+    rules_template: str = ""
+    # The strings the replay module shows, by the key it looks them up with: plain English
     # marked with ``gettext_noop``, translated by the Django side (games/pages.py).
     replay_strings: dict[str, str] = {}
-    # The rules page: a template, usually extending templates/games/rules_page.html.
-    rules_template: str
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        folder = cls.__module__.rsplit(".", 2)[-2]  # games.<folder>.plugin
+        for attribute, path in (("board_template", "games/{}/board.html"),
+                                ("board_module", "games/{}/board.js"),
+                                ("replay_module", "games/{}/replay.js"),
+                                ("chance_module", "games/{}/chance.js"),
+                                ("rules_template", "games/{}/rules.html")):
+            if not getattr(cls, attribute):
+                setattr(cls, attribute, path.format(folder))
 
     # -- actions that end a match rather than play it -------------------------------
     # The action types (record-shaped ``type``) that end a match without a move of the

@@ -47,14 +47,7 @@ class FivesPlugin(GamePlugin):
     record_format = record.FORMAT
     seat_counts = (2, 4)
     versionless = frozenset({"resign"})
-    board_template = "games/fives/board.html"
-    board_module = "games/fives/board.js"
-    replay_module = "games/fives/replay.js"
-    chance_module = "games/fives/chance.js"
     replay_strings = REPLAY_STRINGS
-    rules_template = "games/fives/rules.html"
-    terminal_actions = frozenset({"resign"})
-    forfeit_action = "resign"
 
     # -- table conventions ------------------------------------------------------
 

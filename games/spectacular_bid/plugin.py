@@ -41,19 +41,13 @@ class SpectacularBid(GamePlugin):
     summary = gettext_noop(
         "A Fives domino duel for two players, with an auction for the lead and a match clock.")
     record_format = record.FORMAT
-    chance_module = "games/spectacular_bid/chance.js"
     seat_counts = (2,)
     versionless = frozenset({"continue", "resign", "abort"})
     has_one_device = True
     rated_standard = True
     headline_convention = "start_points"
-    board_template = "games/spectacular_bid/board.html"
-    board_module = "games/spectacular_bid/board.js"
-    replay_module = "games/spectacular_bid/replay.js"
     replay_strings = REPLAY_STRINGS
-    rules_template = "games/spectacular_bid/rules.html"
     terminal_actions = frozenset({"resign", "abort"})
-    forfeit_action = "resign"
     abort_action = "abort"  # before the first decision: no result
 
     def conventions(self) -> list[Convention]:

@@ -14,6 +14,7 @@
  */
 
 import { renderBoard, renderHand } from "../../js/board.js";
+import { handBounds, markCurrentHand } from "../../js/replay_hands.js";
 
 const LABEL_KEYS = ["board", "board_one", "board_empty", "tile", "tile_spinner", "tile_last", "hand", "hand_one"];
 const EMPTY_BOARD = { tiles: [], cross: null, ends_sum: 0, places: [] };
@@ -101,13 +102,7 @@ export function mount(element, viewer) {
 
   function prepare(data) {
     B.data = data;
-    B.starts = [];
-    B.lasts = [];
-    data.frames.forEach((f, i) => {
-      const h = handOf(f);
-      if (B.starts[h] === undefined) B.starts[h] = i;
-      B.lasts[h] = i;
-    });
+    ({ starts: B.starts, lasts: B.lasts } = handBounds(data.frames, handOf));
     const seats = (data.players || []).length;
     B.seats = [];
     const cards = [];
@@ -278,18 +273,7 @@ export function mount(element, viewer) {
       s.pips.hidden = !revealed;
     });
 
-    B.handButtons.forEach((btn, h) => {
-      const current = h === hand;
-      btn.setAttribute("aria-current", current ? "true" : "false");
-      if (current) {
-        // Keep the current hand in sight in the list, without scrolling the page.
-        const item = btn.parentElement;
-        if (item.offsetTop < handsList.scrollTop) handsList.scrollTop = item.offsetTop;
-        else if (item.offsetTop + item.offsetHeight > handsList.scrollTop + handsList.clientHeight) {
-          handsList.scrollTop = item.offsetTop + item.offsetHeight - handsList.clientHeight;
-        }
-      }
-    });
+    markCurrentHand(handsList, B.handButtons, hand);
   }
 
   return { show, describe, scores, result };

@@ -90,20 +90,20 @@ function drawChips(box, balance, seat) {
   box.appendChild(svg);
 }
 
+/** An element with its class, attributes and text. */
+function node(tag, className, attributes = {}, text = null) {
+  const n = document.createElement(tag);
+  n.className = className;
+  for (const [name, value] of Object.entries(attributes)) n.setAttribute(name, value);
+  if (text != null) n.textContent = text;
+  return n;
+}
+
 /** A move's seat dot, its words and its points, for the log and the settlement. */
 function moveLine(mv, text) {
-  const dot = document.createElement("span");
-  dot.className = `seat-dot seat-${mv.seat}`;
-  dot.setAttribute("aria-hidden", "true");
-  const span = document.createElement("span");
-  span.className = "move-text";
-  span.textContent = text;
-  const parts = [dot, span];
+  const parts = [node("span", `seat-dot seat-${mv.seat}`, { "aria-hidden": "true" }), node("span", "move-text", {}, text)];
   if (mv.type === "play" && mv.points > 0) {
-    const pts = document.createElement("span");
-    pts.className = "move-points";
-    pts.textContent = `+${mv.points}`;
-    parts.push(pts);
+    parts.push(node("span", "move-points", {}, `+${mv.points}`));
   }
   return parts;
 }
@@ -111,23 +111,15 @@ function moveLine(mv, text) {
 /** Each seat's panel: its chips, the jockey badge, its tile count, its balance's change. */
 function seatPanels(ctx) {
   const { t, B } = ctx;
+
   function seatExtras(slot) {
     if (!slot) return null;
-    const row = document.createElement("div");
-    row.className = "sb-seat";
-    const chips = document.createElement("div");
-    chips.className = "chips";
-    chips.setAttribute("aria-hidden", "true");
-    const delta = document.createElement("span");
-    delta.className = "balance-delta";
-    delta.setAttribute("aria-hidden", "true");
-    const jockey = document.createElement("span");
-    jockey.className = "badge badge-jockey";
-    jockey.textContent = t("jockey");
-    jockey.title = t("jockey_title");
+    const chips = node("div", "chips", { "aria-hidden": "true" });
+    const delta = node("span", "balance-delta", { "aria-hidden": "true" });
+    const jockey = node("span", "badge badge-jockey", { title: t("jockey_title") }, t("jockey"));
     jockey.hidden = true;
-    const tiles = document.createElement("span");
-    tiles.className = "tiles-count";
+    const tiles = node("span", "tiles-count");
+    const row = node("div", "sb-seat");
     row.append(chips, delta, jockey, tiles);
     slot.appendChild(row);
     return { chips, delta, jockey, tiles };

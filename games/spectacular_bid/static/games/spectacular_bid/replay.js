@@ -18,6 +18,7 @@
 
 import { renderBoard, renderHand } from "../../js/board.js";
 import { lineChart } from "../../js/charts.js";
+import { handBounds, markCurrentHand } from "../../js/replay_hands.js";
 
 const LABEL_KEYS = ["board", "board_one", "board_empty", "tile", "tile_spinner", "tile_last", "hand", "hand_one"];
 const EMPTY_BOARD = { tiles: [], spinner: null, ends_sum: 0, places: [] };
@@ -146,13 +147,7 @@ export function mount(element, viewer) {
 
   function prepare(data) {
     B.data = data;
-    B.starts = [];
-    B.lasts = [];
-    data.frames.forEach((f, i) => {
-      const h = handOf(f);
-      if (B.starts[h] === undefined) B.starts[h] = i;
-      B.lasts[h] = i;
-    });
+    ({ starts: B.starts, lasts: B.lasts } = handBounds(data.frames, handOf));
     seats.forEach((s, seat) => {
       s.name.textContent = viewer.nameOf(seat);
     });
@@ -318,17 +313,7 @@ export function mount(element, viewer) {
       s.card.classList.toggle("rp-seat--up", delta > 0);
       s.card.classList.toggle("rp-seat--down", delta < 0);
     });
-    for (const btn of handsList.querySelectorAll("button[data-hand]")) {
-      const current = Number(btn.dataset.hand) === hand;
-      btn.setAttribute("aria-current", current ? "true" : "false");
-      if (!current) continue;
-      // Keep the current hand in sight in the list, without scrolling the page.
-      const item = btn.parentElement;
-      if (item.offsetTop < handsList.scrollTop) handsList.scrollTop = item.offsetTop;
-      else if (item.offsetTop + item.offsetHeight > handsList.scrollTop + handsList.clientHeight) {
-        handsList.scrollTop = item.offsetTop + item.offsetHeight - handsList.clientHeight;
-      }
-    }
+    markCurrentHand(handsList, handsList.querySelectorAll("button[data-hand]"), hand);
     if (B.chart) B.chart.update({ marker: { x: index + 1, y: frame.balances?.[0] } });
   }
 
