@@ -294,32 +294,35 @@ def matches(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"matches": [_match_summary(m) for m in qs[:50]]})
 
 
-@api_view(["POST"])
-def play_computer(request: HttpRequest) -> JsonResponse:
+def _start_match(request: HttpRequest, fields: frozenset[str],
+                 start: Callable[[Any, str | None, dict[str, Any]], Match]) -> JsonResponse:
+    """A match of the lobby's starting from an optional JSON body with ``fields`` (its
+    ``game`` checked here, the rest by ``start``): 201 with the match, or the lobby's error."""
     user = request.api_user  # type: ignore[attr-defined]
 
-    def play() -> JsonResponse:
-        data = _body(request, COMPUTER_FIELDS) if request.body else {}
+    def call() -> JsonResponse:
+        data = _body(request, fields) if request.body else {}
         game = _optional(data, "game", str, _("'game' must be the key of a game."))
-        rules = _optional(data, "rules", dict,
-                          _("'rules' must be an object of table rules, or null."))
-        match = lobby.do_play_computer(user, game, data.get("seats", 2), rules)
+        match = start(user, game, data)
         return JsonResponse({"ok": True, "match": _match_summary(match)}, status=201)
 
-    return _lobby_call(play)
+    return _lobby_call(call)
+
+
+@api_view(["POST"])
+def play_computer(request: HttpRequest) -> JsonResponse:
+    def play(user: Any, game: str | None, data: dict[str, Any]) -> Match:
+        rules = _optional(data, "rules", dict,
+                          _("'rules' must be an object of table rules, or null."))
+        return lobby.do_play_computer(user, game, data.get("seats", 2), rules)
+
+    return _start_match(request, COMPUTER_FIELDS, play)
 
 
 @api_view(["POST"])
 def one_device(request: HttpRequest) -> JsonResponse:
-    user = request.api_user  # type: ignore[attr-defined]
-
-    def start() -> JsonResponse:
-        data = _body(request, ONE_DEVICE_FIELDS) if request.body else {}
-        game = _optional(data, "game", str, _("'game' must be the key of a game."))
-        match = lobby.do_one_device(user, game)
-        return JsonResponse({"ok": True, "match": _match_summary(match)}, status=201)
-
-    return _lobby_call(start)
+    return _start_match(request, ONE_DEVICE_FIELDS,
+                        lambda user, game, data: lobby.do_one_device(user, game))
 
 
 def _get_match(match_id: Any) -> Match | None:

@@ -47,6 +47,17 @@ def _valid_id(value: Any) -> bool:
     return isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH
 
 
+async def release_socket(consumer: AsyncWebsocketConsumer) -> None:
+    """What a closing socket of the platform lets go of: the groups it joined
+    (``groups_joined``) and its place in the account's share of sockets (``share``),
+    either of them missing where it closed before taking it."""
+    for name in getattr(consumer, "groups_joined", []):
+        await consumer.channel_layer.group_discard(name, consumer.channel_name)
+    share = getattr(consumer, "share", None)
+    if share is not None:
+        await share.release()
+
+
 class MatchConsumer(AsyncWebsocketConsumer):
     match_id: str
     seats: list[int]
@@ -108,11 +119,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def disconnect(self, code: int) -> None:
-        for name in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(name, self.channel_name)
-        share = getattr(self, "share", None)
-        if share is not None:
-            await share.release()
+        await release_socket(self)
         if getattr(self, "counted", False):
             self.counted = False
             _sockets[self.match_id] -= 1

@@ -7,10 +7,15 @@ from django.contrib import admin
 from .models import Club, Entry, Membership, Round, Tournament, TournamentGame
 
 
-class MembershipInline(admin.TabularInline):
-    model = Membership
+class UserRowsInline(admin.TabularInline):
+    """Rows of one user each, the user picked by id (there are many)."""
+
     extra = 0
     raw_id_fields = ["user"]
+
+
+class MembershipInline(UserRowsInline):
+    model = Membership
 
 
 @admin.register(Club)
@@ -21,10 +26,8 @@ class ClubAdmin(admin.ModelAdmin):
     inlines = [MembershipInline]
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(UserRowsInline):
     model = Entry
-    extra = 0
-    raw_id_fields = ["user"]
 
 
 @admin.register(Tournament)

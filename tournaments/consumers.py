@@ -17,6 +17,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.credentials import REVOKED_CLOSE_CODE, revocation_applies, socket_user_group
+from games.consumers import release_socket
 from games.live_limits import FloodGuard, SocketShare
 
 from .notify import pending_for, user_group
@@ -50,11 +51,7 @@ class NotificationConsumer(AsyncWebsocketConsumer):
             await self.send_json(notice)
 
     async def disconnect(self, code: int) -> None:
-        for name in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(name, self.channel_name)
-        share = getattr(self, "share", None)
-        if share is not None:
-            await share.release()
+        await release_socket(self)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not await self.flood.admit(self):
