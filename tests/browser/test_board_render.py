@@ -39,7 +39,14 @@ def _specs() -> list[dict[str, Any]]:
     start = html.index('<script type="application/json" id="fives-boards">')
     start = html.index(">", start) + 1
     end = html.index("</script>", start)
-    specs: list[dict[str, Any]] = json.loads(html[start:end])
+    data = json.loads(html[start:end])
+    # The worked game's step n shows its first n tiles (as the page's script builds them).
+    tiles = data["worked"]["tiles"]
+    worked = [{**{k: v for k, v in step.items() if k not in ("spinner", "ends_sum", "places")},
+               "board": {"tiles": tiles[:n], "spinner": step["spinner"],
+                         "ends_sum": step["ends_sum"], "places": step["places"]}}
+              for n, step in enumerate(data["worked"]["steps"], start=1)]
+    specs: list[dict[str, Any]] = [*worked, *data["positions"]]
     return specs
 
 

@@ -65,7 +65,8 @@ def test_each_games_first_chance_event() -> None:
             state = plugin.new_state(plugin.parse_rules(None, seats), seats)
             assert plugin.sample_chance(state, source(vector)) == outcome, label
             seen.add(plugin.record_format)
-    assert seen == {plugin.record_format for plugin in registry.all_games()}
+    # The published vectors cover the platform's own games (a test-only game has none).
+    assert seen == {plugin.record_format for plugin in registry.hosted_games()}
 
 
 def test_the_stream_reads_on_across_blocks() -> None:

@@ -71,9 +71,14 @@ def _domino_hands(record: JSON) -> list[JSON]:
 
 
 def tamper_deal(record: JSON) -> str:
-    """A tile moved from one hand to another (in the last hand dealt)."""
+    """A tile moved from one hand to another (in the last hand dealt); dice: a roll; the
+    test-only Hidden Nim: two cards of its one deal swapped."""
     if record["format"] == "dice/1":
         return tamper_roll(record)
+    if record["format"] == "hidden-nim/1":
+        deck = record["deal"]["deck"]
+        deck[0], deck[1] = deck[1], deck[0]
+        return "the deal"
     hands = _domino_hands(record)
     _swap_across_hands(hands[-1]["deal"])
     return f"hand {len(hands) - 1}"
@@ -82,6 +87,8 @@ def tamper_deal(record: JSON) -> str:
 def tamper_draw(record: JSON) -> str:
     """The boneyard or bazaar order changed: another tile drawn first (dice: an order die
     or a re-roll)."""
+    if record["format"] == "hidden-nim/1":
+        return tamper_deal(record)  # one chance event only
     if record["format"] == "dice/1":
         for action in record["actions"]:
             if action["type"] == "improve" and action["dice"]:
