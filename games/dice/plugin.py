@@ -136,12 +136,6 @@ class DicePlugin(GamePlugin):
             view["result"]["ranks"] = self.ranks(state)
         return view
 
-    def legal_actions(self, view: JSON) -> list[JSON]:
-        return list(view.get("legal") or [])
-
-    def clock(self, state: GameState) -> None:
-        return None  # a fixed limit per decision (its deadline), no bank to keep
-
     def ranks(self, state: GameState) -> list[int] | None:
         """By points total (quick version: rounds won); equal share a rank; a player who
         resigned ranks below every player who did not."""

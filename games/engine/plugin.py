@@ -215,16 +215,17 @@ class GamePlugin(ABC):
         """Once over with a result: the rank of each seat (1 = best, equal share a rank);
         None while running or when the game ended with no result (abort, annulled)."""
 
-    @abstractmethod
     def legal_actions(self, view: JSON) -> list[JSON]:
         """The record-shaped actions a seat's view (from ``view``) says it may take now;
-        empty when it has nothing to do (a tournament's "has a move to make")."""
+        empty when it has nothing to do (a tournament's "has a move to make"). By default
+        the view's ``legal`` list, where every game here puts them."""
+        return list(view.get("legal") or [])
 
-    @abstractmethod
     def clock(self, state: GameState) -> MatchClock | None:
         """The match clock (``games/engine/clock.py``) of a game played against one, or
-        None for a game without one. The server reads its running seat and deadline to
-        tell a flag an outage caused from a real one."""
+        None (the default) for a game without one. The server reads its running seat and
+        deadline to tell a flag an outage caused from a real one."""
+        return None
 
     def scores(self, state: GameState) -> list[int]:
         """Each seat's score or balance, for the match list and history."""

@@ -130,9 +130,6 @@ class FivesPlugin(GamePlugin):
     def view(self, state: GameState, seat: int | None) -> JSON:
         return _fives(state).view(seat)
 
-    def legal_actions(self, view: JSON) -> list[JSON]:
-        return list(view.get("legal") or [])
-
     def ranks(self, state: GameState) -> list[int] | None:
         game = _fives(state)
         return list(game.ranks) if game.result is not None and game.ranks is not None else None

@@ -104,9 +104,6 @@ class SpectacularBid(GamePlugin):
     def view(self, state: GameState, seat: int | None) -> JSON:
         return state.view(seat)
 
-    def legal_actions(self, view: JSON) -> list[JSON]:
-        return list(view.get("legal") or [])
-
     def ranks(self, state: GameState) -> list[int] | None:
         result = state.result
         if result is None or result.winner is None:

@@ -57,14 +57,7 @@ class HiddenNimPlugin(GamePlugin):
     record_format = R.FORMAT
     seat_counts = (SEATS,)
     versionless = frozenset({"resign"})
-    board_template = "games/hidden_nim/board.html"
-    board_module = "games/hidden_nim/board.js"
-    replay_module = "games/hidden_nim/replay.js"
-    chance_module = "games/hidden_nim/chance.js"
     replay_strings = REPLAY_STRINGS
-    rules_template = "games/hidden_nim/rules.html"
-    terminal_actions = frozenset({"resign"})
-    forfeit_action = "resign"
 
     # -- table conventions ------------------------------------------------------
 
@@ -122,12 +115,6 @@ class HiddenNimPlugin(GamePlugin):
         if view["result"] is not None:
             view["result"]["ranks"] = self.ranks(state)
         return view
-
-    def legal_actions(self, view: JSON) -> list[JSON]:
-        return list(view.get("legal") or [])
-
-    def clock(self, state: GameState) -> None:
-        return None
 
     def ranks(self, state: GameState) -> list[int] | None:
         game = _game(state)

@@ -15,7 +15,15 @@ from typing import Any
 
 from games.engine.plugin import ActionError, LogEntry, RecordError, ReplayOutcome, RulesError
 from games.engine.protocol import JSON, Illegal
-from games.engine.records import ReplayResult, load_json, record_object, record_time, us_to_seconds
+from games.engine.records import (
+    RecordAction,
+    ReplayResult,
+    load_json,
+    read_actions,
+    record_object,
+    record_time,
+    us_to_seconds,
+)
 from games.engine.records import replay_document as shared_replay_document
 
 from .rules import SEATS, Rules, parse_rules
@@ -64,13 +72,6 @@ class Deal:
 
 
 @dataclass(frozen=True, slots=True)
-class RecordAction:
-    seat: int
-    code: int
-    t_us: int
-
-
-@dataclass(frozen=True, slots=True)
 class Record:
     players: list[str]
     rules: Rules
@@ -97,17 +98,8 @@ def parse(data: Any) -> Record:
             raise RecordError(f"deal: {exc}") from None
         last_us = record_time(data["deal"].get("t"), "deal: t", 0)
         deal = Deal(deck, first, last_us)
-    items = data.get("actions", [])
-    if not isinstance(items, list):
-        raise RecordError("actions must be a list")
-    actions = []
-    for i, item in enumerate(items):
-        try:
-            seat, code = action_from_dict(item)
-        except ActionError as exc:
-            raise RecordError(f"action {i}: {exc}") from None
-        last_us = record_time(item.get("t"), f"action {i}: t", last_us)
-        actions.append(RecordAction(seat, code, last_us))
+    actions, _ = read_actions(data.get("actions", []), "the game", last_us, action_from_dict,
+                              ActionError)
     return Record(list(players), rules, deal, actions)
 
 
