@@ -64,10 +64,21 @@ def _states_by_version(match: Match) -> dict[int, Any]:
     return states
 
 
-@pytest.mark.parametrize("game,seats,rules", [
-    ("fives", 4, {"target": 100, "cross": True}),
-    ("dice", 3, {"rounds": 3}),
-])
+# Short tables, so that greedy bots finish in seconds; a game not named plays its standard.
+SHORT_RULES = {
+    "spectacular-bid": {"start_points": 30},
+    "fives": {"target": 100, "cross": True},
+    "dice": {"rounds": 3},
+}
+
+
+def _tables() -> list[tuple[str, int, Any]]:
+    """Every registered game (the test-only one too), at its largest table up to four."""
+    return [(plugin.key, max(s for s in plugin.seat_counts if s <= 4),
+             SHORT_RULES.get(plugin.key)) for plugin in registry.all_games()]
+
+
+@pytest.mark.parametrize("game,seats,rules", _tables())
 def test_every_socket_gets_exactly_its_own_view(live_stack, settings, game, seats,
                                                rules) -> None:
     people = [make_player(f"{game}{i}") for i in range(seats)]
