@@ -14,20 +14,10 @@
  */
 
 import { renderBoard, renderHand } from "../../js/board.js";
-import { handBounds, markCurrentHand } from "../../js/replay_hands.js";
+import { handBounds, markCurrentHand, useStyle } from "../../js/replay_parts.js";
 
 const LABEL_KEYS = ["board", "board_one", "board_empty", "tile", "tile_spinner", "tile_last", "hand", "hand_one"];
 const EMPTY_BOARD = { tiles: [], cross: null, ends_sum: 0, places: [] };
-
-/** A stylesheet this module needs, once per page (a <link>: the CSP allows no inline style). */
-function useStyle(path) {
-  const href = new URL(path, import.meta.url).pathname;
-  if (document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.append(link);
-}
 
 const tileText = (tile) => String(tile).replace("-", "|");
 
@@ -45,7 +35,7 @@ function node(tag, className, text) {
 }
 
 export function mount(element, viewer) {
-  useStyle("../../css/board.css");
+  useStyle(new URL("../../css/board.css", import.meta.url));
   const t = (key, params) => viewer.t(key, params);
   const labels = {};
   for (const key of LABEL_KEYS) labels[key] = t(`lbl_${key}`);

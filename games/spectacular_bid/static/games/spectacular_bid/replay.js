@@ -18,21 +18,11 @@
 
 import { renderBoard, renderHand } from "../../js/board.js";
 import { lineChart } from "../../js/charts.js";
-import { handBounds, markCurrentHand } from "../../js/replay_hands.js";
+import { handBounds, markCurrentHand, useStyle } from "../../js/replay_parts.js";
 
 const LABEL_KEYS = ["board", "board_one", "board_empty", "tile", "tile_spinner", "tile_last", "hand", "hand_one"];
 const EMPTY_BOARD = { tiles: [], spinner: null, ends_sum: 0, places: [] };
 const SVG_NS = "http://www.w3.org/2000/svg";
-
-/** A stylesheet this module needs, once per page (a <link>: the CSP allows no inline style). */
-function useStyle(path) {
-  const href = new URL(path, import.meta.url).pathname;
-  if (document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.append(link);
-}
 
 function node(tag, className, text) {
   const n = document.createElement(tag);
@@ -97,8 +87,8 @@ function pill(text, title) {
 }
 
 export function mount(element, viewer) {
-  useStyle("../../css/board.css");
-  useStyle("./replay.css");
+  useStyle(new URL("../../css/board.css", import.meta.url));
+  useStyle(new URL("./replay.css", import.meta.url));
   const t = (key, params) => viewer.t(key, params);
   const labels = {};
   for (const key of LABEL_KEYS) labels[key] = t(`sb_lbl_${key}`);

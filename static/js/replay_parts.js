@@ -1,8 +1,18 @@
 /**
- * replay_hands.js — what the replay modules of the hand-by-hand games share (Fives,
- * Spectacular Bid): where each hand starts and ends among the frames, and the list of
- * hands that follows the step shown.
+ * replay_parts.js — what the games' replay modules share: their stylesheets, and for the
+ * hand-by-hand games (Fives, Spectacular Bid) where each hand starts and ends among the
+ * frames and the list of hands that follows the step shown.
  */
+
+/** A stylesheet a module needs (a URL), once per page: a <link>, as the CSP allows no inline style. */
+export function useStyle(url) {
+  const href = new URL(url).pathname;
+  if (document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.append(link);
+}
 
 /** Each hand's first and last frame index, by hand number. */
 export function handBounds(frames, handOf) {
