@@ -9,8 +9,10 @@ views against to prove no view leaks a hidden tile.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
+from typing import Any, TypeVar, cast
 
 from .tiles import tiles_in
 
@@ -31,3 +33,18 @@ def redeal_hidden(hand_masks: Sequence[int], stock: Sequence[int], drawn: int,
         dealt, pool = pool[:size], pool[size:]
         masks[seat] = sum(1 << t for t in dealt)
     return masks, list(stock[:drawn]) + pool
+
+
+StateT = TypeVar("StateT")
+
+
+def redealt(state: StateT, seat: int | None, rng: random.Random, stock: str) -> StateT:
+    """A copy of a domino game's state with every tile hidden from ``seat`` (None: a
+    spectator) dealt again; ``stock`` names the state's undrawn pile ("bazaar",
+    "boneyard"). The state has ``hand_masks`` and ``draw_pos``."""
+    world: Any = copy.deepcopy(state)
+    seen = [] if seat is None else [seat]
+    masks, pile = redeal_hidden(world.hand_masks, getattr(world, stock), world.draw_pos, seen, rng)
+    world.hand_masks = masks
+    setattr(world, stock, pile)
+    return cast(StateT, world)

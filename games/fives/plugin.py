@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable
 from typing import Any
 
 from games.dominoes.chance import cut, deal_outcome, shuffled_set
-from games.dominoes.hidden import redeal_hidden
+from games.dominoes.hidden import redealt
 from games.dominoes.tiles import TILE_COUNT, tile_name
 from games.engine.clock import MatchClock
 from games.engine.plugin import (
@@ -143,11 +142,7 @@ class FivesPlugin(GamePlugin):
         return _fives(state).clock
 
     def determinize(self, state: GameState, seat: int | None, rng: random.Random) -> GameState:
-        world = copy.deepcopy(state)
-        seen = [] if seat is None else [seat]
-        masks, pile = redeal_hidden(world.hand_masks, world.bazaar, world.draw_pos, seen, rng)  # type: ignore[attr-defined]
-        world.hand_masks, world.bazaar = masks, pile  # type: ignore[attr-defined]
-        return world
+        return redealt(_fives(state), seat, rng, "bazaar")
 
     def export_record(self, players: list[str], rules: Any, log: list[LogEntry]) -> JSON:
         seats = len(players)

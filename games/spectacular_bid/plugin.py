@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from typing import Any
 
 from games.dominoes.chance import cut, deal_outcome, shuffled_set
-from games.dominoes.hidden import redeal_hidden
+from games.dominoes.hidden import redealt
 from games.engine.clock import MatchClock
 from games.engine.plugin import (
     ActionError,
@@ -117,11 +116,7 @@ class SpectacularBid(GamePlugin):
         return _engine(state).clock
 
     def determinize(self, state: GameState, seat: int | None, rng: random.Random) -> GameState:
-        world = copy.deepcopy(state)
-        seen = [] if seat is None else [seat]
-        masks, pile = redeal_hidden(world.hand_masks, world.boneyard, world.draw_pos, seen, rng)  # type: ignore[attr-defined]
-        world.hand_masks, world.boneyard = masks, pile  # type: ignore[attr-defined]
-        return world
+        return redealt(_engine(state), seat, rng, "boneyard")
 
     def export_record(self, players: list[str], rules: Any, log: list[LogEntry]) -> JSON:
         engine = Engine(rules)
