@@ -7,6 +7,7 @@ the public API from the page and screenshots are here once.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -150,3 +151,20 @@ class Player:
 
     def close(self) -> None:
         self.context.close()
+
+
+@contextlib.contextmanager
+def playing(*players: Player, failure: str) -> Iterator[contextlib.ExitStack]:
+    """A test's players at work. On any failure each takes a screenshot before the error goes
+    on (``failure``, its ``{name}`` the player's); whatever happens, what the test puts on
+    the stack this gives (bots to stop...) is undone, then the players' contexts are closed."""
+    with contextlib.ExitStack() as stack:
+        for player in players:
+            stack.callback(player.context.close)
+        try:
+            yield stack
+        except BaseException:
+            for player in players:
+                with contextlib.suppress(Exception):  # the failure itself matters more
+                    player.shot(failure.format(name=player.name))
+            raise

@@ -30,7 +30,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from tests.browser.conftest import Player as BrowserPlayer
-from tests.browser.conftest import console_error
+from tests.browser.conftest import console_error, playing
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
@@ -150,7 +150,7 @@ def check_sheet(pl: Player, view: dict[str, Any]) -> None:
 def test_a_solo_game_in_the_browser(live_stack: Any, browser: Any) -> None:
     user = User.objects.create_user("sola", password="pw-sola-123")
     pl = Player(browser, live_stack.url, user)
-    try:
+    with playing(pl, failure="failure-solo"):
         pl.page.goto(pl.base + "/")
         status, body = pl.api("POST", "/api/matches/computer", {"game": "dice", "seats": 1})
         assert status == 201, body
@@ -227,12 +227,6 @@ def test_a_solo_game_in_the_browser(live_stack: Any, browser: Any) -> None:
         pl.page.wait_for_url("**period=week**")
         assert pl.page.locator("[data-testid=bests-row]").count() == 3  # one is 20 days old
         pl.check_clean()
-    except BaseException:
-        with contextlib.suppress(Exception):
-            pl.shot("failure-solo")
-        raise
-    finally:
-        pl.context.close()
 
 
 def _check_reduced_motion(pl: Player) -> None:
@@ -271,7 +265,7 @@ def test_a_rated_two_player_game_with_a_phone(live_stack: Any, browser: Any) -> 
     alice = Player(browser, live_stack.url, ann)
     phone = Player(browser, live_stack.urls[-1], bob, viewport=(360, 740))  # the other daphne
     players = [alice, phone]
-    try:
+    with playing(*players, failure="failure-{name}"):
         alice.page.goto(alice.base + "/")
         phone.page.goto(phone.base + "/")
         status, body = alice.api("POST", "/api/seeks", {"game": "dice", "seats": 2, "rated": True})
@@ -349,14 +343,6 @@ def test_a_rated_two_player_game_with_a_phone(live_stack: Any, browser: Any) -> 
         alice.shot("2p-result")
         for pl in players:
             pl.check_clean()
-    except BaseException:
-        for pl in players:
-            with contextlib.suppress(Exception):
-                pl.shot(f"failure-{pl.name}")
-        raise
-    finally:
-        for pl in players:
-            pl.context.close()
 
 
 # ------------------------------------------------------------------ a table with the computer
@@ -372,7 +358,8 @@ def test_a_table_with_the_computer_and_the_odds(live_stack: Any, browser: Any) -
     _row, bot_token = AccessToken.issue(bot_user(), "tests")
     stop = threading.Event()
     bot_errors: list[BaseException] = []
-    try:
+    with playing(pl, failure="failure-table") as stack:
+        stack.callback(stop.set)
         pl.page.goto(pl.base + "/")
         pl.page.evaluate("() => localStorage.removeItem('dice.odds')")
         status, body = pl.api("POST", "/api/matches/computer", {"game": "dice", "seats": 3})
@@ -465,13 +452,6 @@ def test_a_table_with_the_computer_and_the_odds(live_stack: Any, browser: Any) -
         assert "5 of 5 decisions the best" in mine.inner_text()
         pl.shot("table-result")
         pl.check_clean()
-    except BaseException:
-        with contextlib.suppress(Exception):
-            pl.shot("failure-table")
-        raise
-    finally:
-        stop.set()
-        pl.context.close()
 
 
 # ------------------------------------------------------------------ six seats on a phone
@@ -488,7 +468,8 @@ def test_six_seats_fit_a_phone(live_stack: Any, browser: Any) -> None:
     pl = Player(browser, live_stack.url, user, viewport=(360, 740))
     _row, bot_token = AccessToken.issue(bot_user(), "tests")
     stop = threading.Event()
-    try:
+    with playing(pl, failure="failure-six") as stack:
+        stack.callback(stop.set)
         pl.page.goto(pl.base + "/")
         status, body = pl.api("POST", "/api/matches/computer", {"game": "dice", "seats": 6})
         assert status == 201, body
@@ -517,10 +498,3 @@ def test_six_seats_fit_a_phone(live_stack: Any, browser: Any) -> None:
         assert pl.page.locator("#dice-sheet-table thead th").count() == 7
         pl.shot("six-phone")
         pl.check_clean()
-    except BaseException:
-        with contextlib.suppress(Exception):
-            pl.shot("failure-six")
-        raise
-    finally:
-        stop.set()
-        pl.context.close()

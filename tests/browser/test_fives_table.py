@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser.conftest import Player, is_csp_complaint
+from tests.browser.conftest import Player, is_csp_complaint, playing
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
@@ -277,6 +277,23 @@ def no_problems(*people: Person) -> None:
     assert problems == [], "\n".join(problems)
 
 
+def offer_fives_table(person: Person, computer_seats: int, **conventions: Any) -> None:
+    """An open casual table of four for Fives from the lobby's form, the computer in
+    ``computer_seats`` of its seats, with these conventions (True: checked; else chosen)."""
+    person.testid("seek-game").select_option("fives")
+    person.testid("seek-seats").select_option("4")
+    person.testid("seek-rated").select_option("casual")
+    person.testid("seek-computer").select_option(str(computer_seats))
+    for name, value in conventions.items():
+        control = person.testid(f"conv-{name}")
+        if value is True:
+            control.check()
+        else:
+            control.select_option(str(value))
+    person.testid("seek-submit").click()
+    person.testid("seek-feedback").wait_for()
+
+
 def match_id_of(person: Person) -> str:
     return str(urlsplit(person.page.url).path).strip("/").split("/")[1]
 
@@ -285,9 +302,7 @@ def match_id_of(person: Person) -> str:
 
 def test_one_person_and_three_computers(live_stack: Any, browser: Any) -> None:
     ann = Person(browser, live_stack.url, "annfives")
-    phone: Person | None = None
-    computer: Computer | None = None
-    try:
+    with playing(ann, failure="fives-failure-4p") as stack:
         ann.sign_up()
         page = ann.page
         ann.testid("seek-game").select_option("fives")
@@ -296,7 +311,7 @@ def test_one_person_and_three_computers(live_stack: Any, browser: Any) -> None:
         assert "3" in ann.testid("play-computer-note").inner_text()
         ann.testid("play-computer").click()
         page.wait_for_url("**/matches/**")
-        computer = Computer(live_stack.urls[-1], match_id_of(ann))
+        stack.callback(Computer(live_stack.urls[-1], match_id_of(ann)).stop)
         ann.wait_table()
         ann.collect()
         state = ann.state
@@ -325,6 +340,7 @@ def test_one_person_and_three_computers(live_stack: Any, browser: Any) -> None:
         # The same table on a phone (same account, second context).
         phone = Person(browser, live_stack.url, "annfives-phone", viewport=(360, 740),
                        storage=ann.context.storage_state())
+        stack.callback(phone.close)
         phone.page.goto(f"{live_stack.url}/matches/{match_id_of(ann)}/")
         phone.wait_table()
         width = phone.page.evaluate("() => document.documentElement.scrollWidth")
@@ -338,35 +354,19 @@ def test_one_person_and_three_computers(live_stack: Any, browser: Any) -> None:
             play_moves(phone, 1)  # a tap on the phone
         no_problems(phone)
         phone.close()
-        phone = None
 
         resign_and_check_result(ann, 4)
         ann.shot("fives-result")
         no_problems(ann)
-    except BaseException:
-        ann.shot("fives-failure-4p")
-        raise
-    finally:
-        if computer is not None:
-            computer.stop()
-        if phone is not None:
-            phone.close()
-        ann.close()
 
 
 def test_two_people_and_two_computers(live_stack: Any, browser: Any) -> None:
     ann = Person(browser, live_stack.url, "annpair")
     bob = Person(browser, live_stack.urls[-1], "bobpair")  # the other daphne process
-    computer: Computer | None = None
-    try:
+    with playing(ann, bob, failure="fives-failure-2p2c-{name}") as stack:
         ann.sign_up()
         bob.sign_up()
-        ann.testid("seek-game").select_option("fives")
-        ann.testid("seek-seats").select_option("4")
-        ann.testid("seek-rated").select_option("casual")
-        ann.testid("seek-computer").select_option("2")
-        ann.testid("seek-submit").click()
-        ann.testid("seek-feedback").wait_for()
+        offer_fives_table(ann, computer_seats=2)
         row = bob.page.locator("[data-testid=seek-list] li.row", has_text="annpair")
         row.wait_for()
         assert row.locator("[data-testid=game-badge]").text_content() == "Fives with the cross"
@@ -375,7 +375,7 @@ def test_two_people_and_two_computers(live_stack: Any, browser: Any) -> None:
             row.locator("button[data-action=accept]").click()
         ann.page.wait_for_url("**/matches/**", timeout=STEP_MS)  # the lobby's poll
         assert urlsplit(ann.page.url).path == urlsplit(bob.page.url).path
-        computer = Computer(live_stack.url, match_id_of(ann))
+        stack.callback(Computer(live_stack.url, match_id_of(ann)).stop)
         for person in (ann, bob):
             person.wait_table()
         seats = {p.name: p.state["view"]["seat"] for p in (ann, bob)}
@@ -404,29 +404,19 @@ def test_two_people_and_two_computers(live_stack: Any, browser: Any) -> None:
         ann.testid("result").wait_for()
         assert "bobpair" in ann.testid("result").inner_text()
         no_problems(ann, bob)
-    except BaseException:
-        ann.shot("fives-failure-2p2c-ann")
-        bob.shot("fives-failure-2p2c-bob")
-        raise
-    finally:
-        if computer is not None:
-            computer.stop()
-        ann.close()
-        bob.close()
 
 
 def test_two_seats_draw_from_the_bazaar(live_stack: Any, browser: Any) -> None:
     """With two players the bazaar has 14 tiles: Draw is offered when nothing fits (and
     only then), and a drawn tile that fits must be played."""
     ann = Person(browser, live_stack.url, "anndraw")
-    computer: Computer | None = None
-    try:
+    with playing(ann, failure="fives-failure-draw") as stack:
         ann.sign_up()
         ann.testid("seek-game").select_option("fives")
         ann.testid("conv-full_record").check()
         ann.testid("play-computer").click()
         ann.page.wait_for_url("**/matches/**")
-        computer = Computer(live_stack.url, match_id_of(ann))
+        stack.callback(Computer(live_stack.url, match_id_of(ann)).stop)
         ann.wait_table()
         assert ann.state["view"]["rules"]["full_record"] is True
         assert "full record" in ann.testid("cross-rule").inner_text()
@@ -456,10 +446,3 @@ def test_two_seats_draw_from_the_bazaar(live_stack: Any, browser: Any) -> None:
         if ann.state["match"]["status"] == "active":
             check_table(ann, 2)
         no_problems(ann)
-    except BaseException:
-        ann.shot("fives-failure-draw")
-        raise
-    finally:
-        if computer is not None:
-            computer.stop()
-        ann.close()

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from games import registry
-from tests.browser.test_fives_table import STEP_MS, Person, no_problems
+from tests.browser.test_fives_table import STEP_MS, Person, no_problems, offer_fives_table
 from tests.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
@@ -129,14 +129,7 @@ def test_a_table_waits_until_its_seats_are_taken(live_stack: Any, browser: Any) 
     try:
         for person in people:
             person.sign_up()
-        ann.testid("seek-game").select_option("fives")
-        ann.testid("seek-seats").select_option("4")
-        ann.testid("seek-rated").select_option("casual")
-        ann.testid("seek-computer").select_option("1")
-        ann.testid("conv-cross").check()
-        ann.testid("conv-target").select_option("100")
-        ann.testid("seek-submit").click()
-        ann.testid("seek-feedback").wait_for()
+        offer_fives_table(ann, computer_seats=1, cross=True, target=100)
 
         row = bob.page.locator("[data-testid=seek-list] li.row", has_text="anntable")
         row.wait_for()

@@ -10,8 +10,10 @@ and looks at alice's profile with a rating chart. Screenshots: test-artifacts/re
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 from typing import Any
@@ -84,6 +86,16 @@ def off_the_loop(func: Any, *args: Any) -> Any:
 
 # ------------------------------------------------------------------ page helpers
 
+def resigned_match(settings: Any, seed: str) -> tuple[User, Match]:
+    """alice, and her casual match with bob on the fixed deals of ``seed``: its first hand
+    played, then resigned by her."""
+    settings.TEST_FIXED_DEALS = True
+    settings.TEST_DEALS_SEED = seed
+    alice = User.objects.create_user("alice", password=PASSWORD)
+    bob = User.objects.create_user("bob", password=PASSWORD)
+    return alice, off_the_loop(play_first_hand_then_resign, alice, bob)
+
+
 class Watch:
     """JavaScript errors of a page (uncaught exceptions and console errors)."""
 
@@ -101,6 +113,19 @@ def login(page: Any, base: str, username: str) -> None:
     page.press("input[name=password]", "Enter")
     page.wait_for_selector("[data-testid=current-user]", timeout=15_000)
     assert page.inner_text("[data-testid=current-user]").strip() == username
+
+
+@contextlib.contextmanager
+def alices_page(browser: Any, base: str) -> Iterator[tuple[Any, Watch]]:
+    """A desktop page logged in as alice, and the watch on its errors; closed afterwards."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        watch = Watch(page)
+        login(page, base, "alice")
+        yield page, watch
+    finally:
+        context.close()
 
 
 def text(page: Any, testid: str) -> str:
@@ -147,21 +172,13 @@ def check_frame(page: Any, data: JSON, index: int) -> None:
 # ------------------------------------------------------------------ tests
 
 def test_replay_viewer_steps_through_a_match(live_stack, browser, settings) -> None:
-    settings.TEST_FIXED_DEALS = True
-    settings.TEST_DEALS_SEED = "replay-viewer"
-    alice = User.objects.create_user("alice", password=PASSWORD)
-    bob = User.objects.create_user("bob", password=PASSWORD)
-    match = off_the_loop(play_first_hand_then_resign, alice, bob)
+    _alice, match = resigned_match(settings, "replay-viewer")
     data = frames(parse(export_record(match)))
     n = len(data["frames"])
     assert n >= 6 and data["frames"][-1]["action"]["type"] == "resign"
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    watch = Watch(page)
     base = live_stack.url
-    try:
-        login(page, base, "alice")
+    with alices_page(browser, base) as (page, watch):
         page.goto(f"{base}/matches/{match.pk}/replay/")
         page.wait_for_selector("#replay[data-ready='1']", timeout=15_000)
         check_frame(page, data, 0)
@@ -243,16 +260,10 @@ def test_replay_viewer_steps_through_a_match(live_stack, browser, settings) -> N
         check_frame(page, data, 2)
         shot(page, "phone")
         assert watch.errors == []
-    finally:
-        context.close()
 
 
 def test_uploaded_record_and_profile_chart(live_stack, browser, settings) -> None:
-    settings.TEST_FIXED_DEALS = True
-    settings.TEST_DEALS_SEED = "replay-upload"
-    alice = User.objects.create_user("alice", password=PASSWORD)
-    bob = User.objects.create_user("bob", password=PASSWORD)
-    match = off_the_loop(play_first_hand_then_resign, alice, bob)
+    alice, match = resigned_match(settings, "replay-upload")
     record = export_record(match)
     data = frames(parse(record))
 
@@ -264,12 +275,8 @@ def test_uploaded_record_and_profile_chart(live_stack, browser, settings) -> Non
     Rating.objects.create(user=alice, game=match.game, rating=ratings[-1],
                           games=len(ratings) - 1, wins=7)
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    watch = Watch(page)
     base = live_stack.url
-    try:
-        login(page, base, "alice")
+    with alices_page(browser, base) as (page, watch):
         page.goto(f"{base}/replay/")
         upload = page.locator("[data-testid=replay-upload]")
 
@@ -312,5 +319,3 @@ def test_uploaded_record_and_profile_chart(live_stack, browser, settings) -> Non
         chart.screenshot(path=str(ARTIFACTS / "replay-rating-chart.png"))
         # the broken upload's 400 is logged by the browser; nothing else may be
         assert [e for e in watch.errors if "status of 400" not in e] == []
-    finally:
-        context.close()

@@ -16,7 +16,6 @@ and CSP violations fail the test.
 
 from __future__ import annotations
 
-import contextlib
 from datetime import timedelta
 from typing import Any
 
@@ -25,7 +24,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from tests.browser.conftest import Player as BrowserPlayer
-from tests.conftest import ARTIFACTS
+from tests.browser.conftest import playing
 
 pytestmark = [pytest.mark.browser, pytest.mark.services,
               pytest.mark.django_db(transaction=True)]
@@ -77,7 +76,7 @@ def test_a_club_tournament_from_the_browser(live_stack: Any, browser: Any) -> No
     base = live_stack.url
     olga, adam, mia = (Player(browser, base, u) for u in (olga_user, adam_user, mia_user))
     players = [olga, adam, mia]
-    try:
+    with playing(*players, failure="failure-{name}"):
         # ---- a club, created from /clubs/
         olga.go("/clubs/")
         olga.testid("club-name").fill("Riverside Dice Club")
@@ -183,16 +182,6 @@ def test_a_club_tournament_from_the_browser(live_stack: Any, browser: Any) -> No
         assert csv.status == 200 and csv.text().startswith("rank,player_id,name")
         for player in players:
             player.check_clean()
-    except BaseException:
-        for player in players:
-            with contextlib.suppress(Exception):  # the failure itself matters more
-                player.page.screenshot(
-                    path=str(ARTIFACTS / f"tournament-failure-{player.name}.png"),
-                    full_page=True)
-        raise
-    finally:
-        for player in players:
-            player.context.close()
 
 
 def play_every_round(players: list[Player], tournament_id: int, deadline_s: float = 120) -> None:
@@ -225,7 +214,7 @@ def test_the_organizer_runs_a_round_robin_and_a_knockout_from_the_browser(
     users_ = [User.objects.create_user(f"{name}-{kind[:2]}") for name in names]
     players = [Player(browser, live_stack.url, user) for user in users_]
     organizer = players[0]
-    try:
+    with playing(*players, failure=f"failure-{kind}-{{name}}"):
         organizer.go("/clubs/")
         organizer.testid("club-name").fill(f"{kind} club")
         with organizer.page.expect_navigation():
@@ -269,13 +258,3 @@ def test_the_organizer_runs_a_round_robin_and_a_knockout_from_the_browser(
         organizer.shot(f"{kind}-final")
         for player in players:
             player.check_clean()
-    except BaseException:
-        for player in players:
-            with contextlib.suppress(Exception):
-                player.page.screenshot(
-                    path=str(ARTIFACTS / f"tournament-failure-{kind}-{player.name}.png"),
-                    full_page=True)
-        raise
-    finally:
-        for player in players:
-            player.context.close()
