@@ -30,9 +30,13 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     ratings = (Rating.objects.filter(game=game, games__gte=PROVISIONAL_MATCHES)
                .select_related("user", "user__profile").order_by("-rating", "user__username"))
     page = Paginator(ratings, PAGE_SIZE).get_page(request.GET.get("page"))
+    # New players have a section of their own (their ratings still move a long way).
+    provisional = (Rating.objects.filter(game=game, games__gt=0, games__lt=PROVISIONAL_MATCHES)
+                   .select_related("user", "user__profile")
+                   .order_by("-rating", "user__username")[:PAGE_SIZE])
     return render(request, "games/leaderboard.html", {
         "page": page, "first_rank": page.start_index(), "games": registry.all_games(),
-        "game": game})
+        "game": game, "provisional": list(provisional)})
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

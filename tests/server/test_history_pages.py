@@ -182,7 +182,7 @@ def test_history_pagination_keeps_the_filters(client) -> None:
 
 # ------------------------------------------------------------------ leaderboard
 
-def test_leaderboard_lists_established_players_only(client) -> None:
+def test_leaderboard_ranks_established_players_and_shows_new_ones_apart(client) -> None:
     alice, bob, carol, dave = users("alice", "bob", "carol", "dave")
     Rating.objects.create(user=alice, game="spectacular-bid", rating=1620, games=14, wins=10)
     Rating.objects.create(user=bob, game="spectacular-bid", rating=1710, games=10, wins=8)
@@ -195,7 +195,9 @@ def test_leaderboard_lists_established_players_only(client) -> None:
     html = get(client, "/leaderboard/")
     listed = re.findall(r'data-testid="leaderboard-row" data-player="([^"]+)"', html)
     assert listed == ["bob", "alice", "dave"]
-    assert "carol" not in html
+    # A new player is shown apart, with the provisional mark, not ranked among them.
+    assert re.findall(r'data-testid="provisional-row" data-player="([^"]+)"', html) == ["carol"]
+    assert "1900<span" in html
     assert 'href="/players/bob/"' in html and "Bobby Tables" in html
     assert "1710" in html and "1620" in html
     assert "provisional" in html  # the note says who is left out
