@@ -12,8 +12,10 @@
  *
  * The dice are drawn as on the table page (games/dice/static/games/dice/board.js draws
  * them the same way; the drawing is copied here so that each page owns its own), with
- * the styles in static/css/replay_table.css. Strings come from the viewer (viewer.t).
+ * the styles in replay.css beside this file. Strings come from the viewer (viewer.t).
  */
+
+import { useStyle } from "../../js/replay_parts.js";
 
 const PIPS = ["tl", "tr", "ml", "c", "mr", "bl", "br"];
 
@@ -36,6 +38,7 @@ function die(value, extra = "") {
 }
 
 export function mount(element, viewer) {
+  useStyle(new URL("./replay.css", import.meta.url));
   const t = (key, params) => viewer.t(key, params);
   const combo = (name) => t(`d_c_${name}`);
   const diceText = (dice) => (dice && dice.length ? dice.join(" ") : t("d_keep_nothing"));

@@ -36,6 +36,7 @@ function node(tag, className, text) {
 
 export function mount(element, viewer) {
   useStyle(new URL("../../css/board.css", import.meta.url));
+  useStyle(new URL("./replay.css", import.meta.url));
   const t = (key, params) => viewer.t(key, params);
   const labels = {};
   for (const key of LABEL_KEYS) labels[key] = t(`lbl_${key}`);
