@@ -25,6 +25,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 import icu
+from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
@@ -172,9 +173,8 @@ def refuse_reserved(name: str) -> None:
 # ---------------------------------------------------------------- look-alikes
 
 def _other_profiles(key_field: str, key: str, exclude_user_id: int | None) -> QuerySet[Profile]:
-    from accounts.models import Profile
-
-    found = Profile.objects.filter(**{key_field: key})
+    # The model by name: accounts.models imports this module (its keys), not the reverse.
+    found = apps.get_model("accounts", "Profile").objects.filter(**{key_field: key})
     if exclude_user_id is not None:
         found = found.exclude(user_id=exclude_user_id)
     return found

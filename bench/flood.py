@@ -71,7 +71,7 @@ def setup() -> dict[str, Any]:
     from django.core.management import call_command
 
     from accounts.models import AccessToken
-    from games.services import do_create_match
+    from games.play.services import do_create_match
 
     call_command("migrate", verbosity=0)
     tokens = {}

@@ -223,7 +223,7 @@ def setup(matches: int, flag_matches: int, flag_banks: Sequence[float] | None = 
     from django.core.management import call_command
 
     from accounts.models import AccessToken
-    from games.services import do_create_match
+    from games.play.services import do_create_match
 
     call_command("migrate", verbosity=0)
     tag = f"b{int(time.time())}"

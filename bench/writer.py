@@ -2,7 +2,7 @@
 
     python -m bench.writer [--commands 1000]
 
-Plays greedy matches through ``games.services.do_command`` in this one process, against
+Plays greedy matches through ``games.play.services.do_command`` in this one process, against
 DATABASE_URL (PostgreSQL; default postgres://postgres@127.0.0.1:5432/bench_sb, created
 if missing) and REDIS_URL (a private Redis when unset), with no websocket and no
 channel layer (broadcasts are collected and dropped). Prints ``cpu_ms_per_command``,
@@ -72,11 +72,13 @@ def run(commands: int) -> None:
     from django.contrib.auth.models import User
     from django.core.management import call_command
 
-    from games import broadcast, services, tasks
+    from games import tasks
+    from games.live import broadcast
     from games.models import Match
+    from games.play import services
+    from games.play.store import load_engine
     from games.spectacular_bid.bot import choose
     from games.spectacular_bid.state import Match as Engine
-    from games.store import load_engine
 
     call_command("migrate", verbosity=0)
     spent: Counter[str] = Counter()

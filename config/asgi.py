@@ -14,7 +14,7 @@ from django.conf import settings  # noqa: E402
 
 from config.collector import tune_for_web  # noqa: E402
 from config.routing import build_application  # noqa: E402
-from games.heartbeat import start_web_heartbeat  # noqa: E402
+from games.live.heartbeat import start_web_heartbeat  # noqa: E402
 
 application = build_application(django_asgi_app)
 

@@ -5,9 +5,9 @@ from typing import Any
 from channels.routing import ProtocolTypeRouter, URLRouter
 from django.urls import path
 
-from games.consumers import MatchConsumer
-from games.socket_inbox import drop_after_disconnect
-from games.ws_auth import websocket_auth
+from games.live.consumers import MatchConsumer
+from games.live.socket_inbox import drop_after_disconnect
+from games.live.ws_auth import websocket_auth
 from tournaments.consumers import NotificationConsumer
 
 
@@ -16,6 +16,6 @@ def build_application(http_app: Any) -> ProtocolTypeRouter:
         path("ws/matches/<uuid:match_id>/", MatchConsumer.as_asgi()),
         path("ws/notifications/", NotificationConsumer.as_asgi()),
     ])
-    # What a socket sent before it closed is dropped, not run (games/socket_inbox.py).
+    # What a socket sent before it closed is dropped, not run (games/live/socket_inbox.py).
     websocket = drop_after_disconnect(websocket_auth(websocket_routes))
     return ProtocolTypeRouter({"http": http_app, "websocket": websocket})

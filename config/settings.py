@@ -136,7 +136,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "games.context_processors.platform",
+                "games.web.context_processors.platform",
             ],
         },
     },
@@ -158,7 +158,7 @@ DATABASES = {
 # connection per thread piles up until the garbage collector closes it. PostgreSQL
 # connections therefore come from Django's pool (psycopg's), bounded per process: a
 # request's connection goes back to the pool when the request ends. The match writer's
-# few threads keep theirs checked out (games/db_calls.py), so the pool is sized for them
+# few threads keep theirs checked out (games/reads/db_calls.py), so the pool is sized for them
 # plus the web threads. DB_POOL=off: a connection per request instead.
 DB_POOL = env_bool("DB_POOL", True)
 DB_POOL_MAX = int(os.environ.get("DB_POOL_MAX", "12"))
@@ -309,7 +309,7 @@ CELERY_TIMEZONE = "UTC"
 # (Celery's default of 1 s would make flags up to a second late).
 CELERY_WORKER_TIMER_PRECISION = 0.02
 
-# Deals fixed by tests only: refused outside DEBUG/test runs (see games/deals.py).
+# Deals fixed by tests only: refused outside DEBUG/test runs (see games/play/deals.py).
 TEST_FIXED_DEALS = env_bool("TEST_FIXED_DEALS", False)
 TEST_DEALS_SEED = os.environ.get("TEST_DEALS_SEED", "1")
 if TEST_FIXED_DEALS and not DEBUG:
@@ -323,7 +323,7 @@ FAIR_SEED_WAIT_S = float(os.environ.get("FAIR_SEED_WAIT_S", "8"))
 OUTAGE_GAP_S = float(os.environ.get("OUTAGE_GAP_S", "5"))
 OUTAGE_ANNULS = env_bool("OUTAGE_ANNULS", True)
 HEARTBEAT_INTERVAL_S = float(os.environ.get("HEARTBEAT_INTERVAL_S", "1"))
-# Fair shares of the live tier per account, across every web process (games/live_limits.py):
+# Fair shares of the live tier per account, across every web process (games/live/live_limits.py):
 # open sockets of all kinds, and one budget for the commands and syncs of all its sockets
 # and HTTP calls. The platform's computer players are exempt.
 MAX_SOCKETS_PER_USER = int(os.environ.get("MAX_SOCKETS_PER_USER", "16"))

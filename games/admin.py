@@ -11,8 +11,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .models import Match, MatchEvent, MatchSeat, Seek
-from .services import do_annul
+from games.models import Match, MatchEvent, MatchSeat, Seek
+from games.play.services import do_annul
 
 
 class AnnulForm(forms.Form):

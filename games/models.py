@@ -47,7 +47,7 @@ class Match(models.Model):
     # Chance outcomes applied so far (deals, rolls): the next one's number, from which a
     # fixed test seed derives it.
     chances = models.PositiveIntegerField(default=0)
-    # Seeded chance (games/deals.py, games/engine/fairness.py): the server's secret seed
+    # Seeded chance (games/play/deals.py, games/engine/fairness.py): the server's secret seed
     # (hex; shown only once the match is over), its SHA-256 shown from the start, each
     # seat's own seed (None until sent; sent only before the first chance event), and
     # until when the first chance event waits for them. Blank for matches from before

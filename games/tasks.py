@@ -10,9 +10,9 @@ import time
 
 from celery import shared_task
 
-from . import services
-from .deadlines import forget_pending, schedule_deadline
-from .models import Match
+from games.models import Match
+from games.play import services
+from games.play.deadlines import forget_pending, schedule_deadline
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
-from . import advice, api, bests, pages, views
+from games.reads import advice, bests
+from games.web import api, pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),

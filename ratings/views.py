@@ -13,8 +13,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import registry
-from games.history import HistoryFilter, decorate, display_name, history, player_stats
-from games.pages import PAGE_SIZE, player_or_404
+from games.reads.history import HistoryFilter, decorate, display_name, history, player_stats
+from games.web.pages import PAGE_SIZE, player_or_404
 
 from .elo import PROVISIONAL_MATCHES
 from .models import Rating, RatingChange

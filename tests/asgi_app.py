@@ -9,7 +9,7 @@ from typing import Any
 def application() -> Any:
     if "config.asgi" not in sys.modules:
         from config import collector
-        from games import heartbeat
+        from games.live import heartbeat
 
         # Importing config.asgi starts the web heartbeat and collector threads; in the
         # test process the heartbeat would outlive the private Redis and log failures at

@@ -10,8 +10,8 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from games.models import Match
-from games.services import do_command
-from games.store import load_engine, plugin_of
+from games.play.services import do_command
+from games.play.store import load_engine, plugin_of
 
 SeatUser = Callable[[Match, int], User | None]  # who plays a seat (None: nobody now)
 

@@ -31,7 +31,7 @@ def need(condition: Any, reason: str) -> None:
 
 
 # The tests' own players play as fast as the machine lets them, many a second: the fair
-# shares of one account (games/live_limits.py) are tested by the tests that are about them,
+# shares of one account (games/live/live_limits.py) are tested by the tests that are about them,
 # at the platform's defaults (tests/live/test_fair_shares_live.py) or their own settings.
 TEST_COMMAND_BUDGET = {"USER_COMMANDS_PER_S": 10_000.0, "USER_COMMAND_BURST": 10_000.0}
 

@@ -11,7 +11,7 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 
-from games.api import BadBody, api_view, json_error, parse_json, request_body
+from games.web.api import BadBody, api_view, json_error, parse_json, request_body
 
 from . import clubs, services
 from .errors import Refused

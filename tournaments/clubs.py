@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from games import registry
-from games.history import display_name
+from games.reads.history import display_name
 from ratings.elo import INITIAL_RATING, PROVISIONAL_MATCHES
 from ratings.models import Rating
 

@@ -1,8 +1,8 @@
 """The notification websocket ``/ws/notifications/``: every logged-in page joins it.
 
-Authenticated as the match sockets are (``games/ws_auth.py``: the session from the
+Authenticated as the match sockets are (``games/live/ws_auth.py``: the session from the
 page's own origin, or a token), and counted in the account's share of open sockets
-(``games/live_limits.py``). On connect it sends the tournament matches the player
+(``games/live/live_limits.py``). On connect it sends the tournament matches the player
 has to play now, then each new one as its round starts (``tournaments/notify.py``).
 Server to client: ``{"type": "tournament_match" | "tournament_bye", ...}``; client to
 server: ``{"type": "ping"}`` only, at most ``RATE_PER_S`` a second.
@@ -17,8 +17,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.credentials import REVOKED_CLOSE_CODE, revocation_applies, socket_user_group
-from games.consumers import release_socket
-from games.live_limits import FloodGuard, SocketShare
+from games.live.consumers import release_socket
+from games.live.live_limits import FloodGuard, SocketShare
 
 from .notify import pending_for, user_group
 

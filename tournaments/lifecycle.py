@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Match, MatchEvent
-from games.services import do_forfeit
-from games.store import load_engine, plugin_of
+from games.play.services import do_forfeit
+from games.play.store import load_engine, plugin_of
 
 from . import rounds
 from .models import Round, Tournament, TournamentGame

@@ -24,8 +24,8 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
 from games.models import Match, MatchEvent, MatchSeat
-from games.services import do_annul, do_create_match
-from games.store import plugin_of
+from games.play.services import do_annul, do_create_match
+from games.play.store import plugin_of
 from tournaments import formats as F
 
 from . import notify

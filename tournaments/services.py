@@ -21,8 +21,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from games.models import Match, MatchEvent
-from games.services import do_annul, do_command, do_forfeit
-from games.store import plugin_of
+from games.play.services import do_annul, do_command, do_forfeit
+from games.play.store import plugin_of
 from tournaments import formats as F
 
 from . import rounds

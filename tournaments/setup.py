@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import registry
-from games.lobby import LobbyError, check_table_rules
+from games.play.lobby import LobbyError, check_table_rules
 
 from .errors import Refused
 from .models import Tournament

@@ -133,7 +133,7 @@ class GamePlugin(ABC):
     # - Its rules page: rules.html, usually extending templates/games/rules_page.html.
     rules_template: str = ""
     # The strings the replay module shows, by the key it looks them up with: plain English
-    # marked with ``gettext_noop``, translated by the Django side (games/pages.py).
+    # marked with ``gettext_noop``, translated by the Django side (games/web/pages.py).
     replay_strings: dict[str, str] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

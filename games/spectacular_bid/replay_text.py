@@ -1,5 +1,5 @@
 """The strings of this game's replay module (``static/games/spectacular_bid/replay.js``),
-plain English: the platform translates them (``games/pages.py``). Keep every {placeholder}
+plain English: the platform translates them (``games/web/pages.py``). Keep every {placeholder}
 as it is: the script fills it in."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@
   if (!root) return;
   var T = JSON.parse(document.getElementById("lobby-i18n").textContent);
   // Every registered game: key, name, seat_counts, one_device, conventions, standard
-  // rules, rated_standard, headline (games/views.py lobby_games). The first is the default
+  // rules, rated_standard, headline (games/web/views.py lobby_games). The first is the default
   // game: a seek or challenge without a game is for it. Nothing here names a game.
   var GAMES = JSON.parse(document.getElementById("lobby-games").textContent);
   function gameOf(key) {

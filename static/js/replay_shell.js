@@ -1,7 +1,7 @@
 /**
  * replay_shell.js — the replay viewer of every game (templates/games/replay_table.html).
  *
- * Two ways in, told by the page's json_script "replay-data" (games/pages.py):
+ * Two ways in, told by the page's json_script "replay-data" (games/web/pages.py):
  * - mode "match": a finished match; its frames come from `frames_url`
  *   (GET /api/matches/<id>/frames) and `module` is the game's replay module;
  * - mode "upload" (/replay/): the user picks a record file; its `format` picks the game

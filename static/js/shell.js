@@ -37,7 +37,7 @@
  *   shell.matchId, shell.game, shell.seats, shell.mySeats, shell.role, shell.state.
  *
  * No user-facing English lives here: the strings come from the page's json_script
- * "table-data" (games/views.py: TABLE_STRINGS). window.tablePage exposes the state
+ * "table-data" (games/web/views.py: TABLE_STRINGS). window.tablePage exposes the state
  * read-only for the browser tests.
  */
 

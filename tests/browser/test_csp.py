@@ -16,7 +16,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from games.models import Match
-from games.services import do_command, do_create_match
+from games.play.services import do_command, do_create_match
 from tests.browser.conftest import Player, is_csp_complaint
 from tests.browser.test_replay_viewer import off_the_loop
 

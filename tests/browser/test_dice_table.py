@@ -351,7 +351,7 @@ def test_a_table_with_the_computer_and_the_odds(live_stack: Any, browser: Any) -
     from accounts.models import AccessToken
     from bots.client import Api
     from bots.runner import play_match
-    from games.lobby import bot_user
+    from games.play.lobby import bot_user
 
     user = User.objects.create_user("tess", password="pw-tess-123")
     pl = Player(browser, live_stack.url, user)
@@ -462,7 +462,7 @@ def test_six_seats_fit_a_phone(live_stack: Any, browser: Any) -> None:
     from accounts.models import AccessToken
     from bots.client import Api
     from bots.runner import play_match
-    from games.lobby import bot_user
+    from games.play.lobby import bot_user
 
     user = User.objects.create_user("sixer", password="pw-sixer-123")
     pl = Player(browser, live_stack.url, user, viewport=(360, 740))

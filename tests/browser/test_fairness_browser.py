@@ -22,7 +22,7 @@ from django.contrib.auth.models import User
 
 from games import registry
 from games.models import Match
-from games.services import do_create_match
+from games.play.services import do_create_match
 from tests.browser.conftest import Player, console_error
 from tests.browser.test_replay_viewer import off_the_loop
 from tests.fairness.helpers import finished_record

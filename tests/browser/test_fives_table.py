@@ -88,7 +88,7 @@ class Computer:
 
     def __init__(self, base: str, match_id: str) -> None:
         from accounts.models import AccessToken
-        from games.lobby import bot_user
+        from games.play.lobby import bot_user
 
         _row, self.token = AccessToken.issue(bot_user(), "browser tests")
         self.base = base

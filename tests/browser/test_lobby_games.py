@@ -40,7 +40,7 @@ def test_the_pages_follow_the_plugins(client: Any) -> None:
     page (its template included, its module named), the others their own page."""
     from django.contrib.auth.models import User
 
-    from games.lobby import do_play_computer
+    from games.play.lobby import do_play_computer
 
     ann = User.objects.create_user("annpages", password="x")
     client.force_login(ann)

@@ -2,7 +2,7 @@
 for Fives and five dice, in Debian's chromium against the live stack.
 
 A four-seat Fives game (to 100, with the cross) and a three-seat dice game are played to
-the end through ``games.services`` with the plugins' computer player. Their replay pages
+the end through ``games.play.services`` with the plugins' computer player. Their replay pages
 are stepped through with the keys, the buttons, the slider and play/pause, and what they
 show is checked against the frames the server computes (``plugin.frames``): the step
 counter, the action text, the scores after each step, the board's tiles and the hands
@@ -24,8 +24,8 @@ from django.contrib.auth.models import User
 
 from accounts.models import Profile
 from games.models import Match
-from games.services import do_command, do_create_match
-from games.store import export_record, load_engine, plugin_of
+from games.play.services import do_command, do_create_match
+from games.play.store import export_record, load_engine, plugin_of
 from tests.browser.conftest import Player, console_error
 from tests.browser.test_replay_viewer import off_the_loop
 

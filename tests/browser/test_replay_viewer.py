@@ -1,6 +1,6 @@
 """The replay viewer and the profile chart in Debian's chromium, against the live stack.
 
-A casual match is played through games.services (legal moves only) until its first hand
+A casual match is played through games.play.services (legal moves only) until its first hand
 is over, then alice resigns. Logged in as alice, the test opens the match's replay page,
 steps through it with the arrow keys, the buttons and the slider, and checks what the
 viewer shows against the frames the server computes (step counter, action text, balances,
@@ -22,10 +22,10 @@ import pytest
 from django.contrib.auth.models import User
 
 from games.models import Match
-from games.services import do_command, do_create_match
+from games.play.services import do_command, do_create_match
+from games.play.store import export_record, load_engine
 from games.spectacular_bid.frames import frames
 from games.spectacular_bid.record import parse
-from games.store import export_record, load_engine
 from ratings.models import Rating, RatingChange
 from tests.conftest import ARTIFACTS
 

@@ -155,7 +155,7 @@ def test_the_exported_record_replays_to_the_same_scores(case, seed) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
 def test_the_log_rebuilds_the_same_state(case) -> None:
-    from games.store import replay_log
+    from games.play.store import replay_log
 
     plugin, seats = case
     game = play(plugin, seats, 42)

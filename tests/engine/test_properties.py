@@ -63,7 +63,7 @@ class Played:
     forced: list[RecordAction] = field(default_factory=list)
 
     def take(self, steps: list[Step]) -> None:
-        """Keep the steps as the platform's record export does (games/store.py)."""
+        """Keep the steps as the platform's record export does (games/play/store.py)."""
         self.steps.extend(steps)
         for step in steps:
             if step.action >= A.EVENT_BASE and step.action != A.FLAG:
@@ -212,7 +212,7 @@ def play_match(data: st.DataObject) -> Played:
         if roll < SILENCE:
             played.take(match.advance(now))  # silence: a grace deadline or a flag
         else:
-            # The server lets time pass before it applies a command (games/services.py);
+            # The server lets time pass before it applies a command (games/play/services.py);
             # now and then the command goes straight in, and apply sees the time itself.
             direct = roll < DIRECT and match.phase in ("auction", "play")
             if not direct:

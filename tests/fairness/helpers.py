@@ -1,4 +1,4 @@
-"""Seeded matches played in process (games/services.py), for the fairness tests."""
+"""Seeded matches played in process (games/play/services.py), for the fairness tests."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 
 from games import registry
 from games.models import Match
-from games.services import do_command, do_create_match
-from games.store import export_record, load_engine
+from games.play.services import do_command, do_create_match
+from games.play.store import export_record, load_engine
 
 JSON = dict[str, Any]
 

@@ -1,4 +1,4 @@
-"""The seeds' window on the platform (games/deals.py, games/services.py).
+"""The seeds' window on the platform (games/play/deals.py, games/play/services.py).
 
 A new match commits to its server seed; its first chance event waits for every seat's
 own seed or for the window to close; seeds are refused after it; the server seed is
@@ -19,8 +19,15 @@ from django.test import Client
 from games import registry
 from games.engine.fairness import VERIFIED, DerivedChance, verify_record
 from games.models import Match, MatchEvent
-from games.services import do_advance, do_annul, do_command, do_create_match, do_send_seed, snapshot
-from games.store import export_record
+from games.play.services import (
+    do_advance,
+    do_annul,
+    do_command,
+    do_create_match,
+    do_send_seed,
+    snapshot,
+)
+from games.play.store import export_record
 from tests.api_client import ApiClient
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Seeds over the match websocket (games/consumers.py), in process with the Redis layer.
+"""Seeds over the match websocket (games/live/consumers.py), in process with the Redis layer.
 
 Both players send their seed as the page does; each gets a ``result``; once both are in,
 the first deal reaches both sockets, and a seed after it is refused ``too_late``.
@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 
 from accounts.models import AccessToken
 from games.models import Match
-from games.services import do_create_match
+from games.play.services import do_create_match
 from tests.server.test_consumers import is_type, open_socket, receive_until, token_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,6 +1,6 @@
 """Records of seeded matches verify; a changed deal, draw, roll, seed or commitment does not.
 
-Every registered game at its seat counts is played in process (games/services.py) by
+Every registered game at its seat counts is played in process (games/play/services.py) by
 its computer player, exported as the platform exports it, and checked by
 ``fairness.verify_record`` and ``manage.py verify_deals`` (exit 0 / 1 / 2).
 """

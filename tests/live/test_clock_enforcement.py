@@ -7,8 +7,8 @@ import time
 import pytest
 
 from games.models import Match, MatchEvent
-from games.services import do_command, do_create_match
-from games.store import load_engine
+from games.play.services import do_command, do_create_match
+from games.play.store import load_engine
 
 from .helpers import make_player
 

@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games.services import do_create_match
+from games.play.services import do_create_match
 from tests.conftest import need
 
 from .helpers import make_player

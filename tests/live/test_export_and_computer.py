@@ -13,10 +13,10 @@ import pytest
 from accounts.models import AccessToken
 from bots.client import Api
 from bots.runner import play_match
-from games.lobby import bot_user, do_play_computer
 from games.models import Match
-from games.services import do_command, do_create_match
-from games.store import load_engine
+from games.play.lobby import bot_user, do_play_computer
+from games.play.services import do_command, do_create_match
+from games.play.store import load_engine
 
 from .helpers import connect, make_player, play_until
 

@@ -26,7 +26,7 @@ from django.test import Client
 
 from accounts.models import AccessToken
 from bench.stack import Stack
-from games.services import do_create_match
+from games.play.services import do_create_match
 from tests.conftest import TEST_COMMAND_BUDGET
 
 from .helpers import make_player

@@ -15,7 +15,7 @@ import pytest
 
 from bench.stack import nginx_binary
 from games.models import MatchEvent
-from games.services import do_create_match
+from games.play.services import do_create_match
 from tests.bench.running import bench_database, run_bench
 from tests.conftest import need
 

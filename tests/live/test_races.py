@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.models import AccessToken
 from games.models import Match, Seek
-from games.services import do_create_match
+from games.play.services import do_create_match
 from tests.tournaments_app.helpers import club_of, new_tournament
 from tournaments.models import Club, Entry, Membership
 

@@ -7,10 +7,10 @@ import asyncio
 import pytest
 
 from games.models import MatchEvent
-from games.services import do_create_match
+from games.play.services import do_create_match
+from games.play.store import export_record, load_engine, rebuild
 from games.spectacular_bid.record import parse
 from games.spectacular_bid.replay import replay, report
-from games.store import export_record, load_engine, rebuild
 
 from .helpers import connect, make_player, play_until
 

@@ -23,8 +23,8 @@ from games import registry
 from games.engine.fairness import VERIFIED, verify_record
 from games.engine.plugin import LogEntry
 from games.models import Match, MatchEvent
-from games.services import do_create_match
-from games.store import export_record, replay_log, rules_of
+from games.play.services import do_create_match
+from games.play.store import export_record, replay_log, rules_of
 
 from .helpers import make_player
 

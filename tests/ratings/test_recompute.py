@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from games.models import Match, MatchSeat
-from games.services import do_annul
+from games.play.services import do_annul
 from ratings.models import Rating, RatingChange
 from ratings.services import apply_match, changes_snapshot, rebuild_from, snapshot
 from tests.factories import make_match

@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.models import Match
-from games.services import do_command, do_create_match
+from games.play.services import do_command, do_create_match
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The HTTP JSON API (games/api.py, docs/api.md) through Django's test client."""
+"""The HTTP JSON API (games/web/api.py, docs/api.md) through Django's test client."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from django.utils import timezone
 
 from accounts.models import AccessToken
 from games.models import Match, Seek
+from games.play.store import load_engine
 from games.spectacular_bid.record import parse
 from games.spectacular_bid.replay import replay, report
-from games.store import load_engine
 from tests.api_client import ApiClient, accepted_match
 
 pytestmark = pytest.mark.django_db

@@ -105,7 +105,7 @@ async def test_an_id_that_is_not_a_short_string_is_refused(players, bad_id) -> N
 
 
 async def test_a_match_copy_goes_when_its_last_socket_closes(players) -> None:
-    from games import match_cache
+    from games.play import match_cache
 
     await start_hand(players)
     comm, snap = await open_socket(players.match.pk, token_headers(players.tokens["alice"]))

@@ -6,8 +6,8 @@ import pytest
 from django.utils import translation
 
 from accounts.models import Profile
-from games.history import display_name
-from games.lobby import bot_user
+from games.play.lobby import bot_user
+from games.reads.history import display_name
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The match websocket (games/consumers.py) and its authentication (games/ws_auth.py).
+"""The match websocket (games/live/consumers.py) and its authentication (games/live/ws_auth.py).
 
 In process, through ``config.asgi.application`` with Channels' communicator; the
 channel layer is the Redis one when REDIS_URL is set (``make test`` sets it), so the
@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from accounts.models import AccessToken
 from games.models import Match, MatchEvent
-from games.services import do_command, do_create_match
+from games.play.services import do_command, do_create_match
 from tests.asgi_app import application
 from tests.server.conftest import LIVE
 
@@ -292,7 +292,7 @@ async def test_a_command_for_the_other_seat_is_forbidden(players) -> None:
 async def test_a_replayed_version_is_stale_and_resyncs(players) -> None:
     await start_hand(players)
     match = await current(players.match.pk)
-    from games.store import load_engine
+    from games.play.store import load_engine
 
     engine = await database_sync_to_async(load_engine)(match)
     seat = engine.to_act()
@@ -406,7 +406,7 @@ async def test_a_flood_is_rate_limited_and_changes_nothing(players) -> None:
 
 
 async def test_a_one_device_socket_gets_both_views(players) -> None:
-    from games.lobby import do_one_device
+    from games.play.lobby import do_one_device
 
     match = await database_sync_to_async(do_one_device)(players.alice)
     comm, snap = await open_socket(match.pk, token_headers(players.tokens["alice"]))
@@ -461,7 +461,7 @@ async def one_writer_thread(monkeypatch) -> AsyncIterator[None]:
 
     from django.db import connection, connections
 
-    from games import db_calls
+    from games.reads import db_calls
 
     if connection.vendor != "postgresql":
         pytest.skip("ending another session's connection needs PostgreSQL")
@@ -483,7 +483,7 @@ async def end_the_writers_session() -> None:
     """Terminate the PostgreSQL session of the (single) writer thread, as a restart would."""
     from django.db import connection
 
-    from games import db_calls
+    from games.reads import db_calls
 
     def backend_pid() -> int:
         with connection.cursor() as cursor:

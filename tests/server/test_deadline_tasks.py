@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games import deadlines as tasks
+from games.play import deadlines as tasks
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def test_the_process_remembers_a_pending_task_without_asking_redis(
     def no_redis() -> None:
         raise AssertionError("Redis was asked although this process knew the pending task")
 
-    monkeypatch.setattr("games.heartbeat.redis_client", no_redis)
+    monkeypatch.setattr("games.live.heartbeat.redis_client", no_redis)
     tasks.schedule_deadline(match_id, now + 11)
     assert len(sent) == 1
 

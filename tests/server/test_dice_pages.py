@@ -16,12 +16,12 @@ from django.test import Client
 from django.utils import timezone
 
 from games import registry
-from games.bests import leaderboard, player_bests, standard_key, variant_key, variants
 from games.dice import odds
 from games.dice.plugin import GAME as DICE
 from games.models import Match
-from games.services import do_command, do_create_match
-from games.store import export_record, load_engine
+from games.play.services import do_command, do_create_match
+from games.play.store import export_record, load_engine
+from games.reads.bests import leaderboard, player_bests, standard_key, variant_key, variants
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """Fair shares: one account's sockets are capped, its commands share one budget across its
 sockets and HTTP, every socket type is rate limited, and what a socket sent before it
-closed is dropped, not run (``games/live_limits.py``, ``games/socket_inbox.py``).
+closed is dropped, not run (``games/live/live_limits.py``, ``games/live/socket_inbox.py``).
 
 In process, with the Redis channel layer and Redis limits of the running configuration;
 ``tests/live/test_flood.py`` checks the same across two daphne processes.
@@ -17,8 +17,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from accounts.models import AccessToken, Profile
-from games import live_limits
-from games.socket_inbox import SocketInbox
+from games.live import live_limits
+from games.live.socket_inbox import SocketInbox
 from tests.asgi_app import application
 from tests.server.conftest import LIVE
 

@@ -11,10 +11,10 @@ import pytest
 from django.contrib.auth.models import User
 
 from games import registry
-from games.lobby import LobbyError, bot_user, do_accept, do_play_computer, do_seek
 from games.models import Match, MatchSeat
-from games.services import do_command, do_create_match
-from games.store import export_record, load_engine, rebuild
+from games.play.lobby import LobbyError, bot_user, do_accept, do_play_computer, do_seek
+from games.play.services import do_command, do_create_match
+from games.play.store import export_record, load_engine, rebuild
 from ratings.models import Rating, RatingChange
 from tests.bot_play import play_bots
 
@@ -127,8 +127,8 @@ def test_replay_command_takes_every_format(tmp_path: Path) -> None:
 def test_a_one_device_game_is_practice_not_a_win_and_a_loss(client) -> None:
     from django.test import Client
 
-    from games.history import HistoryFilter, history, player_stats
-    from games.lobby import do_one_device
+    from games.play.lobby import do_one_device
+    from games.reads.history import HistoryFilter, history, player_stats
 
     (me,) = users("solo2")
     match = do_one_device(me)

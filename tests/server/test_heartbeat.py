@@ -1,4 +1,4 @@
-"""The web tier's heartbeat as runs of beats (games/heartbeat.py), against a real Redis."""
+"""The web tier's heartbeat as runs of beats (games/live/heartbeat.py), against a real Redis."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games import heartbeat
+from games.live import heartbeat
 
 GAP = 5.0
 T0 = 1_700_000_000.0  # beats in the past: no live web process's run falls among them

@@ -24,12 +24,12 @@ import pytest
 
 from games.dominoes.tiles import tile_name, tiles_in
 from games.models import Match, MatchEvent
-from games.services import do_create_match
+from games.play.services import do_create_match
+from games.play.store import load_engine, rebuild, rules_of
 from games.spectacular_bid import actions as A
 from games.spectacular_bid.bot import choose
 from games.spectacular_bid.record import deal_from_dict
 from games.spectacular_bid.state import Match as Engine
-from games.store import load_engine, rebuild, rules_of
 from tests.live.helpers import connect, make_player
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -57,7 +57,7 @@ def names(mask: int) -> frozenset[str]:
 
 
 def truths_by_version(match: Match) -> dict[int, Truth]:
-    """Replay the log one event at a time (as games.store does) and note each position."""
+    """Replay the log one event at a time (as games.play.store does) and note each position."""
     engine = Engine(rules_of(match))
     out: dict[int, Truth] = {}
     for event in MatchEvent.objects.filter(match=match).order_by("seq"):

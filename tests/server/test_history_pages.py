@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from games import registry
 from games.models import Match
-from games.pages import PAGE_SIZE
-from games.services import do_command, do_create_match
-from games.store import load_engine
+from games.play.services import do_command, do_create_match
+from games.play.store import load_engine
+from games.web.pages import PAGE_SIZE
 from ratings.models import Rating, RatingChange
 from tests.factories import make_match
 from tests.records import EXAMPLE

@@ -1,4 +1,4 @@
-"""The writer's optimistic path (games/match_cache.py): a move applied to this process's
+"""The writer's optimistic path (games/play/match_cache.py): a move applied to this process's
 copy of the match and written only if nobody wrote since.
 
 These tests run outside a test transaction (as the web processes do), so that commits
@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games import match_cache, services
 from games.models import Match, MatchEvent
-from games.services import do_command, do_create_match
+from games.play import match_cache, services
+from games.play.services import do_command, do_create_match
+from games.play.store import load_engine
 from games.spectacular_bid.bot import choose
-from games.store import load_engine
 from tests.server.test_services import assert_log_reproduces, fresh, pick
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -233,7 +233,7 @@ def test_a_grace_period_gets_no_task_and_the_sweep_ends_it(players, monkeypatch,
     from games import tasks
 
     scheduled: list[float] = []
-    monkeypatch.setattr("games.services.schedule_deadline",
+    monkeypatch.setattr("games.play.services.schedule_deadline",
                         lambda match_id, deadline: scheduled.append(deadline))
     match = do_create_match(*players, rated=False, rules={"grace_s": 30})
     created = fresh(match)
@@ -250,7 +250,7 @@ def test_a_grace_period_gets_no_task_and_the_sweep_ends_it(players, monkeypatch,
 def test_a_started_clock_gets_its_task(players, monkeypatch) -> None:
 
     scheduled: list[float] = []
-    monkeypatch.setattr("games.services.schedule_deadline",
+    monkeypatch.setattr("games.play.services.schedule_deadline",
                         lambda match_id, deadline: scheduled.append(deadline))
     match = do_create_match(*players, rated=False)
     start(match, players)

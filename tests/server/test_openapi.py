@@ -15,8 +15,8 @@ import pytest
 import yaml
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from games import api
 from games.spectacular_bid.rules import RANGES
+from games.web import api
 
 ROOT = Path(__file__).resolve().parents[2]
 OPENAPI = ROOT / "docs" / "openapi.yaml"

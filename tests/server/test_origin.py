@@ -1,4 +1,4 @@
-"""The websocket's Origin check (games/ws_auth.py): same origin, as Django's CSRF check.
+"""The websocket's Origin check (games/live/ws_auth.py): same origin, as Django's CSRF check.
 
 A page on another port of the same host (http://127.0.0.1:9999) must not open a socket
 with the player's session cookie to the platform on http://127.0.0.1:8000.
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.ws_auth import TokenOrSessionMiddleware, origin_allowed
+from games.live.ws_auth import TokenOrSessionMiddleware, origin_allowed
 
 JSON = dict[str, Any]
 

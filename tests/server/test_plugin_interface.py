@@ -60,7 +60,7 @@ def test_no_game_key_outside_the_game_folders() -> None:
 
 def test_the_scan_sees_the_django_side() -> None:
     scanned = {path.relative_to(ROOT).as_posix() for path in _scanned_files()}
-    assert {"games/services.py", "tournaments/rounds.py", "static/js/lobby.js",
+    assert {"games/play/services.py", "tournaments/rounds.py", "static/js/lobby.js",
             "templates/base.html"} <= scanned
 
 
@@ -110,7 +110,7 @@ def test_the_template_for_each_rules_page_exists() -> None:
 
 
 def test_one_device_play_is_for_the_games_that_declare_it() -> None:
-    from games.lobby import LobbyError, one_device_game
+    from games.play.lobby import LobbyError, one_device_game
 
     assert one_device_game().has_one_device
     for plugin in registry.all_games():

@@ -16,7 +16,7 @@ from django.utils import translation
 
 from games import registry
 from games.engine.protocol import Reason
-from games.reasons import translate
+from games.play.reasons import translate
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("ru", "pt", "fr")

@@ -21,8 +21,8 @@ from django.utils.functional import Promise
 from accounts.computer import COMPUTER_DISPLAY_NAME, COMPUTER_USERNAME
 from accounts.models import AccessToken, Profile
 from accounts.usernames import RESERVED_MESSAGE, confusable_key, is_reserved
-from games.lobby import bot_user, do_play_computer
 from games.models import Match
+from games.play.lobby import bot_user, do_play_computer
 
 PASSWORD = "pw-reserved-names-123"
 LOCAL_CACHE = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",

@@ -11,7 +11,7 @@ from django.test import Client
 
 from accounts.credentials import REVOKED_CLOSE_CODE
 from accounts.models import AccessToken
-from games.services import do_create_match
+from games.play.services import do_create_match
 from tests.server.conftest import LIVE
 
 from .test_consumers import TIMEOUT, fingerprint, open_socket, session_headers, token_headers

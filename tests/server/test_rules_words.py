@@ -1,6 +1,6 @@
 """Refused table rules are worded by the platform, for every game, in the user's language.
 
-A game raises ``RulesError`` with the rule and the problem; ``games.rules_text`` words it
+A game raises ``RulesError`` with the rule and the problem; ``games.web.rules_text`` words it
 from the game's conventions. No game's own (English) message reaches the user.
 """
 
@@ -13,7 +13,7 @@ from django.utils import translation
 
 from games import registry
 from games.engine.plugin import Convention, GamePlugin
-from games.lobby import LobbyError, check_table_rules
+from games.play.lobby import LobbyError, check_table_rules
 
 pytestmark = pytest.mark.django_db
 

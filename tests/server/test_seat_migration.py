@@ -47,7 +47,7 @@ def test_old_matches_get_their_seats_and_still_replay() -> None:
 
     from games.models import Match as NewMatch
     from games.models import MatchEvent, MatchSeat
-    from games.store import load_engine, rebuild
+    from games.play.store import load_engine, rebuild
 
     finished = NewMatch.objects.get(pk=done.pk)
     assert finished.seat_users == [alice.pk, bob.pk]

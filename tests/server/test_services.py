@@ -1,4 +1,4 @@
-"""The single writer (games/services.py), in process: commands, time, the log.
+"""The single writer (games/play/services.py), in process: commands, time, the log.
 
 Every change goes through ``do_command``/``do_advance``/``do_annul``; the tests take
 their actions from the engine's own ``legal`` list and check that what is refused
@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games import heartbeat
+from games.live import heartbeat
 from games.models import Match, MatchEvent
-from games.services import (
+from games.play.services import (
     CommandResult,
     do_advance,
     do_annul,
@@ -25,11 +25,11 @@ from games.services import (
     do_create_match,
     snapshot,
 )
+from games.play.store import export_record, load_engine, rebuild
 from games.spectacular_bid.bot import choose
 from games.spectacular_bid.plugin import GAME as SB_GAME
 from games.spectacular_bid.record import deal_to_dict, parse
 from games.spectacular_bid.replay import replay, report
-from games.store import export_record, load_engine, rebuild
 from tests.engine.helpers import make_deal
 
 pytestmark = pytest.mark.django_db

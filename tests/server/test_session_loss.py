@@ -19,7 +19,7 @@ from django.test import Client
 
 from accounts.credentials import REVOKED_CLOSE_CODE
 from accounts.models import AccessToken, SignedInSession
-from games.services import do_create_match
+from games.play.services import do_create_match
 from tests.server.conftest import LIVE
 
 from .test_consumers import TIMEOUT, fingerprint, open_socket, session_headers, token_headers

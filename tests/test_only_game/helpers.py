@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 
 from games import registry
 from games.models import Match
-from games.services import do_command
-from games.store import load_engine
+from games.play.services import do_command
+from games.play.store import load_engine
 
 KEY = "hidden-nim"
 

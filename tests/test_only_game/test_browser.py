@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games.services import do_create_match
+from games.play.services import do_create_match
 from tests.browser.conftest import Player, browser, console_error  # noqa: F401 (fixture)
 from tests.browser.test_replay_viewer import off_the_loop
 

@@ -14,8 +14,8 @@ from django.test import Client
 
 from games.engine.fairness import VERIFIED, verify_record
 from games.models import Match, Seek
-from games.services import do_command
-from games.store import load_engine
+from games.play.services import do_command
+from games.play.store import load_engine
 from tests.api_client import ApiClient
 
 from .helpers import KEY, play_out, plugin, users

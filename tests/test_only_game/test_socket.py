@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 
 from accounts.models import AccessToken
 from games.models import Match
-from games.services import do_create_match
+from games.play.services import do_create_match
 from tests.asgi_app import application
 
 from .helpers import KEY

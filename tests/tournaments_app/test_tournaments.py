@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Match, MatchSeat
-from games.services import do_command, do_forfeit
+from games.play.services import do_command, do_forfeit
 from ratings.models import RatingChange
 from tournaments.errors import Forbidden, Refused
 from tournaments.lifecycle import do_tick
@@ -320,7 +320,7 @@ def test_a_player_who_moved_is_no_no_show(setup) -> None:
 
 
 def test_do_forfeit_resigns_the_seat_through_the_writer(setup) -> None:
-    from games.services import do_create_match
+    from games.play.services import do_create_match
 
     alice, bob = setup["people"][:2]
     match = do_create_match(alice, bob, game="dice", rated=True,

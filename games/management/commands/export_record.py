@@ -13,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Match
-from games.store import export_record
+from games.play.store import export_record
 
 
 class Command(BaseCommand):

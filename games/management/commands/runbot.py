@@ -24,7 +24,7 @@ class Command(BaseCommand):
             from django.utils import timezone
 
             from accounts.models import AccessToken
-            from games.lobby import bot_user
+            from games.play.lobby import bot_user
 
             bot = bot_user()
             AccessToken.objects.filter(user=bot, name="computer player",

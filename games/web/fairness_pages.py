@@ -12,8 +12,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 
 from games import registry
-
-from .models import Match
+from games.models import Match
 
 
 def verify_context(match: Match | None) -> dict[str, Any]:

@@ -26,14 +26,15 @@ from games import registry
 from games.engine.clock import MatchClock
 from games.engine.plugin import ActionError, GamePlugin, RulesError
 from games.engine.protocol import GameState, Illegal, Step
-from games.rules_text import rules_message
-
-from . import broadcast, deals, heartbeat, match_cache, rawsql
-from .deadlines import schedule_deadline
-from .models import Match, MatchEvent, MatchSeat
-from .reasons import translate
-from .signals import match_annulled, match_finished
-from .store import load_engine, plugin_of, save_engine
+from games.live import broadcast, heartbeat
+from games.models import Match, MatchEvent, MatchSeat
+from games.play import deals, match_cache
+from games.play.deadlines import schedule_deadline
+from games.play.reasons import translate
+from games.play.store import load_engine, plugin_of, save_engine
+from games.reads import rawsql
+from games.signals import match_annulled, match_finished
+from games.web.rules_text import rules_message
 
 US = 1_000_000
 # A chance outcome may make another one due at once (dice tied for the order): a bound,

@@ -20,10 +20,10 @@ from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import AccessToken
 from accounts.tokens import token_from_header, user_for_token
-
-from . import live_limits, lobby, services
-from .models import Match
-from .store import export_record
+from games.live import live_limits
+from games.models import Match
+from games.play import lobby, services
+from games.play.store import export_record
 
 View = Callable[..., JsonResponse]
 
@@ -282,7 +282,7 @@ def matches(request: HttpRequest) -> JsonResponse:
     user = request.api_user  # type: ignore[attr-defined]
     from django.db.models import Exists, OuterRef
 
-    from .models import MatchSeat
+    from games.models import MatchSeat
 
     qs = Match.objects.filter(Exists(MatchSeat.objects.filter(match=OuterRef("pk"), user=user)))
     status = request.GET.get("status")

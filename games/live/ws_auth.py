@@ -18,8 +18,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.http.request import is_same_domain, split_domain_port, validate_host
 
 from accounts.tokens import token_for_raw, token_from_scope
-from games import live_limits
-from games.db_calls import read_in_writer
+from games.live import live_limits
+from games.reads.db_calls import read_in_writer
 
 
 def _header(scope: dict[str, Any], name: bytes) -> str | None:

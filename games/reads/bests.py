@@ -24,9 +24,8 @@ from django.utils.translation import gettext_lazy
 
 from games import registry
 from games.engine.plugin import GamePlugin, RulesError
-
-from .history import display_name
-from .models import Match, MatchSeat
+from games.models import Match, MatchSeat
+from games.reads.history import display_name
 
 SOLO = 1
 PERIODS = ("week", "month", "all")

@@ -35,8 +35,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
-
-from .db_calls import read_in_writer
+from games.reads.db_calls import read_in_writer
 
 SOCKET_ENTRY_TTL_S = 120.0
 SOCKET_REFRESH_S = 40.0

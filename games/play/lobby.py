@@ -12,10 +12,9 @@ from django.utils.translation import gettext as _
 from accounts.computer import computer_account
 from games import registry
 from games.engine.plugin import GamePlugin
-
-from .history import display_name
-from .models import Match, Seek
-from .services import check_rules, do_create_match
+from games.models import Match, Seek
+from games.play.services import check_rules, do_create_match
+from games.reads.history import display_name
 
 BOT_USERNAME = "computer"
 

@@ -31,8 +31,7 @@ from games.engine.fairness import (
     commitment,
 )
 from games.engine.protocol import ChanceSource
-
-from .models import Match
+from games.models import Match
 
 _system = secrets.SystemRandom()
 

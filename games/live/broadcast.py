@@ -18,9 +18,8 @@ from channels.layers import get_channel_layer
 
 from games.engine.plugin import GamePlugin
 from games.engine.protocol import GameState
-
-from . import deals
-from .models import Match
+from games.models import Match
+from games.play import deals
 
 SPECTATORS = "spectators"
 

@@ -16,8 +16,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from games import registry
-
-from .models import Match, MatchSeat
+from games.models import Match, MatchSeat
 
 
 @dataclass(frozen=True)

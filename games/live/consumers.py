@@ -23,11 +23,11 @@ from django.db import InterfaceError, OperationalError, connection
 from django.utils.translation import gettext as _
 
 from accounts.credentials import REVOKED_CLOSE_CODE, revocation_applies, socket_user_group
-
-from . import broadcast, live_limits, match_cache, services
-from .db_calls import read_in_writer, retried_once, run_in_writer
-from .live_limits import SocketShare
-from .models import Match
+from games.live import broadcast, live_limits
+from games.live.live_limits import SocketShare
+from games.models import Match
+from games.play import match_cache, services
+from games.reads.db_calls import read_in_writer, retried_once, run_in_writer
 
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_S = 10.0  # sustained messages per second per connection
@@ -112,7 +112,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # Channels hops to a worker thread before every message to close old database
         # connections; here that was a third of a move's CPU, mostly for broadcasts that
         # never touch the database. This consumer's database calls run on the writer
-        # threads, which tidy their own connections (games/db_calls.py).
+        # threads, which tidy their own connections (games/reads/db_calls.py).
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")

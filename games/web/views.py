@@ -12,10 +12,9 @@ from django.utils.translation import gettext_lazy
 
 from games import registry
 from games.engine.plugin import Convention, GamePlugin
-
-from . import services
-from .history import decorate
-from .models import Match
+from games.models import Match
+from games.play import services
+from games.reads.history import decorate
 
 # What static/js/shell.js shows (a board brings its own strings in its template).
 # "{name}"-style placeholders are filled in by the script.

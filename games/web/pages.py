@@ -17,12 +17,11 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games import registry
 from games.engine.plugin import GamePlugin, RecordError
-
-from .api import BadBody, json_methods, request_body
-from .fairness_pages import verify_context
-from .history import HistoryFilter, decorate, history
-from .models import Match
-from .store import export_record, plugin_of
+from games.models import Match
+from games.play.store import export_record, plugin_of
+from games.reads.history import HistoryFilter, decorate, history
+from games.web.api import BadBody, json_methods, request_body
+from games.web.fairness_pages import verify_context
 
 PAGE_SIZE = 25
 MAX_UPLOAD_BYTES = 2_000_000

@@ -14,9 +14,8 @@ from typing import Any
 from games import registry
 from games.engine.plugin import GamePlugin, LogEntry
 from games.engine.protocol import GameState, Illegal
-
-from .deals import record_block
-from .models import Match, MatchEvent
+from games.models import Match, MatchEvent
+from games.play.deals import record_block
 
 STATE_FORMAT = 2  # bump when the engine's attributes change: old caches are rebuilt
 

@@ -14,10 +14,10 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 
-from .api import api_view, json_error, json_methods
-from .models import Match
-from .services import access_match_seats
-from .store import export_record, load_engine, plugin_of
+from games.models import Match
+from games.play.services import access_match_seats
+from games.play.store import export_record, load_engine, plugin_of
+from games.web.api import api_view, json_error, json_methods
 
 
 def _match(match_id: Any) -> Match | None:

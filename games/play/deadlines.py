@@ -14,7 +14,7 @@ from typing import Any
 
 from celery import current_app
 
-from .heartbeat import redis_client
+from games.live.heartbeat import redis_client
 
 log = logging.getLogger(__name__)
 CHECK_DEADLINE = "games.tasks.check_deadline"

@@ -27,8 +27,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from games.engine.protocol import GameState as Engine
-
-    from .models import Match
+    from games.models import Match
 
 # Active matches whose copies a web process keeps (0 turns the optimistic path off).
 MATCH_CACHE_SIZE = int(os.environ.get("MATCH_CACHE_SIZE", "2000"))

@@ -1,0 +1,1 @@
+"""Read-side queries: history, bests, advice, and the raw SQL they use."""

@@ -1,0 +1,1 @@
+"""HTTP and pages: the views, the public API, the replay and fairness pages."""
