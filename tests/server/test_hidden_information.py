@@ -228,23 +228,19 @@ async def collect(conn: Any, done: asyncio.Event) -> None:
                 return
 
 
-def test_no_message_reveals_a_hidden_tile(live_stack, settings) -> None:
-    settings.TEST_FIXED_DEALS = True  # the first deal is made here, the others by daphne
-    settings.TEST_DEALS_SEED = "live-tests"
-    alice, alice_token = make_player("alice")
-    bob, bob_token = make_player("bob")
-    _carol, carol_token = make_player("carol")
-    match = do_create_match(alice, bob, rated=True)
-    match_id = str(match.pk)
-    logs: dict[str, list[JSON]] = {"alice": [], "bob": [], "carol": []}
+def _finished(view: JSON) -> bool:
+    """The greedy players stop once the match ends or enough hands were played."""
+    return view["result"] is not None or view["hand_no"] >= HANDS_TO_PLAY
 
-    def finished(view: JSON) -> bool:
-        return view["result"] is not None or view["hand_no"] >= HANDS_TO_PLAY
+
+def _play_and_watch(live_stack: Any, tokens: dict[str, str], match_id: str,
+                    logs: dict[str, list[JSON]]) -> None:
+    """Alice and Bob play greedily on two daphne processes while Carol watches; log all."""
 
     async def play() -> None:
-        a = connect(live_stack.urls[0], alice_token, match_id)
-        b = connect(live_stack.urls[1], bob_token, match_id)
-        c = connect(live_stack.urls[1], carol_token, match_id)
+        a = connect(live_stack.urls[0], tokens["alice"], match_id)
+        b = connect(live_stack.urls[1], tokens["bob"], match_id)
+        c = connect(live_stack.urls[1], tokens["carol"], match_id)
         for conn, name in ((a, "alice"), (b, "bob"), (c, "carol")):
             conn.on_message = logs[name].append
         await c.connect()  # the spectator first: it sees everything from the start
@@ -253,7 +249,7 @@ def test_no_message_reveals_a_hidden_tile(live_stack, settings) -> None:
         done = asyncio.Event()
         watcher = asyncio.create_task(collect(c, done))
         try:
-            await asyncio.gather(play_greedy(a, finished), play_greedy(b, finished))
+            await asyncio.gather(play_greedy(a, _finished), play_greedy(b, _finished))
             done.set()
             await asyncio.gather(watcher, collect(a, done), collect(b, done))
         finally:
@@ -263,14 +259,19 @@ def test_no_message_reveals_a_hidden_tile(live_stack, settings) -> None:
 
     asyncio.run(play())
 
-    match = Match.objects.get(pk=match.pk)
+
+def _check_the_stored_match(match: Match) -> None:
+    """The match is rated, its log rebuilds to the cached engine and enough was played."""
     assert match.rated
     engine = load_engine(match)
     assert rebuild(match).view(None) == engine.view(None)
     assert engine.result is not None or engine.hand_no >= HANDS_TO_PLAY
     assert engine.view(None)["hands_played"] >= min(HANDS_TO_PLAY, engine.hand_no + 1)
-    truths = truths_by_version(match)
 
+
+def _check_no_message_leaks(logs: dict[str, list[JSON]], match: Match,
+                            truths: dict[int, Truth]) -> None:
+    """Every socket saw the match to its last version and no message leaked a tile."""
     seats = {"alice": 0, "bob": 1, "carol": None}
     for name, seat in seats.items():
         states = [m for m in logs[name] if m.get("type") == "state"]
@@ -282,8 +283,11 @@ def test_no_message_reveals_a_hidden_tile(live_stack, settings) -> None:
         assert not problems, f"{name}: {problems[:10]}"
     assert len(logs["alice"]) + len(logs["bob"]) > 20  # a real game was played
 
-    # The checker itself catches a leak anywhere, e.g. in a new field, and a tile of a
-    # settled hand shown elsewhere while it is hidden again.
+
+def _check_the_checker_catches_leaks(logs: dict[str, list[JSON]],
+                                     truths: dict[int, Truth]) -> None:
+    """The checker itself catches a leak anywhere, e.g. in a new field, and a tile of a
+    settled hand shown elsewhere while it is hidden again."""
     message = copy.deepcopy(next(m for m in logs["alice"] if m.get("type") == "state"
                                  and m["view"]["phase"] == "play"))
     truth = truths[message["version"]]
@@ -311,3 +315,21 @@ def test_no_message_reveals_a_hidden_tile(live_stack, settings) -> None:
             assert leaks(candidate, 0, truths)
             break
 
+
+def test_no_message_reveals_a_hidden_tile(live_stack, settings) -> None:
+    settings.TEST_FIXED_DEALS = True  # the first deal is made here, the others by daphne
+    settings.TEST_DEALS_SEED = "live-tests"
+    alice, alice_token = make_player("alice")
+    bob, bob_token = make_player("bob")
+    _carol, carol_token = make_player("carol")
+    match = do_create_match(alice, bob, rated=True)
+    logs: dict[str, list[JSON]] = {"alice": [], "bob": [], "carol": []}
+    tokens = {"alice": alice_token, "bob": bob_token, "carol": carol_token}
+
+    _play_and_watch(live_stack, tokens, str(match.pk), logs)
+
+    match = Match.objects.get(pk=match.pk)
+    _check_the_stored_match(match)
+    truths = truths_by_version(match)
+    _check_no_message_leaks(logs, match, truths)
+    _check_the_checker_catches_leaks(logs, truths)
