@@ -78,21 +78,105 @@ def finish(match: Match, players: tuple[User, User]) -> None:
     assert done.ok, done
 
 
+def _check_the_detector_detects(visits: Visits) -> None:
+    """The detector detects: an inline script is refused and reported."""
+    page = visits.page
+    visits.go("/rules/")
+    page.evaluate("""() => { const s = document.createElement("script");
+        s.textContent = "window.__inlineRan = true;"; document.head.appendChild(s); }""")
+    visits.collect()
+    assert page.evaluate("() => window.__inlineRan === undefined")
+    assert any("script-src" in p for p in visits.errors), visits.errors
+    visits.errors.clear()
+
+
+def _visit_the_lobby_match_and_replay(visits: Visits, player: User, rival: User) -> Match:
+    """The lobby (polls the API), then a match page with its websocket, and its replay."""
+    page = visits.page
+    visits.go("/", ready="#my-matches li")
+    match = off_the_loop(new_match, player, rival)
+    visits.go(f"/matches/{match.pk}/")
+    page.wait_for_function("() => window.tablePage && window.tablePage.state",
+                           timeout=15_000)
+    off_the_loop(finish, match, (player, rival))
+    page.wait_for_selector("[data-testid=result]:visible", timeout=15_000)
+    visits.collect()
+    visits.go(f"/matches/{match.pk}/replay/", ready="#replay[data-ready='1']")
+    page.keyboard.press("End")
+    visits.collect()
+    return match
+
+
+def _make_copy_and_revoke_a_token(visits: Visits) -> None:
+    """The account page: a token made, copied, and revoked after a confirmation."""
+    page = visits.page
+    visits.go("/account/")
+    page.fill("[data-testid=token-name]", "csp bot")
+    with page.expect_navigation():
+        page.click("[data-testid=token-submit]")
+    page.click("[data-testid=copy-token]")
+    page.wait_for_timeout(200)
+    assert page.inner_text("[data-testid=copy-token]").strip() != "Copy"  # account.js ran
+    visits.collect()
+    page.once("dialog", lambda dialog: dialog.accept())
+    with page.expect_navigation():
+        page.click("[data-testid^=revoke-]")
+    assert page.locator("[data-testid=no-tokens]").count() == 1
+    visits.collect()
+
+
+def _switch_the_language_and_back(visits: Visits) -> None:
+    """The language menu (site.js submits it), there and back."""
+    page = visits.page
+    page.select_option("[data-testid=language]", "fr")
+    page.wait_for_selector("html[lang=fr]", timeout=10_000)
+    visits.collect()
+    page.select_option("[data-testid=language]", "en")
+    page.wait_for_selector("html[lang=en]", timeout=10_000)
+    visits.collect()
+
+
+def _visit_allauth_and_log_out(visits: Visits) -> None:
+    """allauth's management pages (the e-mail page loads allauth's own scripts)."""
+    page = visits.page
+    for path in ("/accounts/password/change/", "/accounts/email/", "/accounts/logout/"):
+        visits.go(path)
+    with page.expect_navigation():
+        page.click("form[action='/accounts/logout/'] button[type=submit] >> nth=-1")
+    visits.collect()
+
+
+def _visit_the_admin(visits: Visits, player: User, match: Match) -> None:
+    """The admin, as a superuser, its pages and the annul action."""
+    page = visits.page
+    User.objects.create_superuser("cspadmin", "cspadmin@example.org", PASSWORD)
+    visits.go("/admin/login/")
+    page.fill("input[name=username]", "cspadmin")
+    page.fill("input[name=password]", PASSWORD)
+    with page.expect_navigation():
+        page.click("input[type=submit]")
+    visits.collect()
+    for path in ("/admin/", "/admin/auth/user/", f"/admin/auth/user/{player.pk}/change/",
+                 "/admin/auth/user/add/", f"/admin/auth/user/{player.pk}/password/",
+                 "/admin/accounts/profile/", "/admin/accounts/accesstoken/",
+                 "/admin/games/match/", f"/admin/games/match/{match.pk}/change/"):
+        visits.go(path)
+    visits.go("/admin/games/match/")
+    page.check(f"input[name=_selected_action][value='{match.pk}']")
+    page.select_option("select[name=action]", "annul_matches")
+    with page.expect_navigation():
+        page.click("button[name=index]")
+    assert page.locator("input[name=apply]").count() == 1  # templates/admin/annul_matches
+    visits.collect()
+
+
 def test_no_page_violates_the_policy(live_stack: Any, browser: Any, settings: Any) -> None:
     settings.TEST_FIXED_DEALS = True
     settings.TEST_DEALS_SEED = "csp"
     base = live_stack.url
     visits = Visits(browser, base)
-    page = visits.page
     try:
-        # The detector detects: an inline script is refused and reported.
-        visits.go("/rules/")
-        page.evaluate("""() => { const s = document.createElement("script");
-            s.textContent = "window.__inlineRan = true;"; document.head.appendChild(s); }""")
-        visits.collect()
-        assert page.evaluate("() => window.__inlineRan === undefined")
-        assert any("script-src" in p for p in visits.errors), visits.errors
-        visits.errors.clear()
+        _check_the_detector_detects(visits)
 
         # Signed out: allauth's entrance pages and the public ones.
         for path in ("/accounts/login/", "/accounts/password/reset/", "/leaderboard/",
@@ -102,74 +186,17 @@ def test_no_page_violates_the_policy(live_stack: Any, browser: Any, settings: An
         player = User.objects.get(username="cspplayer")
         rival = User.objects.create_user("csprival", password=PASSWORD)
 
-        # The lobby (polls the API), then a match page with its websocket.
-        visits.go("/", ready="#my-matches li")
-        match = off_the_loop(new_match, player, rival)
-        visits.go(f"/matches/{match.pk}/")
-        page.wait_for_function("() => window.tablePage && window.tablePage.state",
-                               timeout=15_000)
-        off_the_loop(finish, match, (player, rival))
-        page.wait_for_selector("[data-testid=result]:visible", timeout=15_000)
-        visits.collect()
-        visits.go(f"/matches/{match.pk}/replay/", ready="#replay[data-ready='1']")
-        page.keyboard.press("End")
-        visits.collect()
+        match = _visit_the_lobby_match_and_replay(visits, player, rival)
         visits.go("/players/cspplayer/")
         visits.go("/players/cspplayer/history/")
         visits.go("/leaderboard/")
         visits.go("/history/")
         visits.go("/rules/")
 
-        # The account page: a token made, copied, and revoked after a confirmation.
-        visits.go("/account/")
-        page.fill("[data-testid=token-name]", "csp bot")
-        with page.expect_navigation():
-            page.click("[data-testid=token-submit]")
-        page.click("[data-testid=copy-token]")
-        page.wait_for_timeout(200)
-        assert page.inner_text("[data-testid=copy-token]").strip() != "Copy"  # account.js ran
-        visits.collect()
-        page.once("dialog", lambda dialog: dialog.accept())
-        with page.expect_navigation():
-            page.click("[data-testid^=revoke-]")
-        assert page.locator("[data-testid=no-tokens]").count() == 1
-        visits.collect()
-
-        # The language menu (site.js submits it), there and back.
-        page.select_option("[data-testid=language]", "fr")
-        page.wait_for_selector("html[lang=fr]", timeout=10_000)
-        visits.collect()
-        page.select_option("[data-testid=language]", "en")
-        page.wait_for_selector("html[lang=en]", timeout=10_000)
-        visits.collect()
-
-        # allauth's management pages (the e-mail page loads allauth's own scripts).
-        for path in ("/accounts/password/change/", "/accounts/email/", "/accounts/logout/"):
-            visits.go(path)
-        with page.expect_navigation():
-            page.click("form[action='/accounts/logout/'] button[type=submit] >> nth=-1")
-        visits.collect()
-
-        # The admin, as a superuser.
-        User.objects.create_superuser("cspadmin", "cspadmin@example.org", PASSWORD)
-        visits.go("/admin/login/")
-        page.fill("input[name=username]", "cspadmin")
-        page.fill("input[name=password]", PASSWORD)
-        with page.expect_navigation():
-            page.click("input[type=submit]")
-        visits.collect()
-        for path in ("/admin/", "/admin/auth/user/", f"/admin/auth/user/{player.pk}/change/",
-                     "/admin/auth/user/add/", f"/admin/auth/user/{player.pk}/password/",
-                     "/admin/accounts/profile/", "/admin/accounts/accesstoken/",
-                     "/admin/games/match/", f"/admin/games/match/{match.pk}/change/"):
-            visits.go(path)
-        visits.go("/admin/games/match/")
-        page.check(f"input[name=_selected_action][value='{match.pk}']")
-        page.select_option("select[name=action]", "annul_matches")
-        with page.expect_navigation():
-            page.click("button[name=index]")
-        assert page.locator("input[name=apply]").count() == 1  # templates/admin/annul_matches
-        visits.collect()
+        _make_copy_and_revoke_a_token(visits)
+        _switch_the_language_and_back(visits)
+        _visit_allauth_and_log_out(visits)
+        _visit_the_admin(visits, player, match)
 
         assert visits.errors == [], "\n".join(visits.errors)
     finally:
