@@ -103,13 +103,9 @@ def check_rated_matches(tid: int) -> None:
 
 # ------------------------------------------------------------------ Swiss
 
-def test_a_nine_player_swiss_of_five_rounds(client) -> None:
-    players, club = field("sw", 10)
-    organizer, late, no_show, quitter, too_late = (players[0], players[8], players[3],
-                                                   players[5], players[9])
-    outsider = ApiPlayer(users("outsider")[0])
-    clock = Clock()
-    tid = create(organizer, club, format="swiss", rounds=5, round_gap_s=30)
+def _join_eight_and_refuse_the_others(players: list[ApiPlayer], outsider: ApiPlayer,
+                                      tid: int) -> None:
+    """Eight members join; an outsider may not join and a player may not start it."""
     for player in players[:8]:
         player.ok("POST", f"/api/tournaments/{tid}/join")
     status, refused = outsider.call("POST", f"/api/tournaments/{tid}/join")
@@ -117,6 +113,50 @@ def test_a_nine_player_swiss_of_five_rounds(client) -> None:
     assert "members" in refused["message"]
     status, refused = players[1].call("POST", f"/api/tournaments/{tid}/start")
     assert status == 403 and refused["ok"] is False  # not an organizer
+
+
+def _check_the_finished_swiss(organizer: ApiPlayer, late: ApiPlayer, quitter: ApiPlayer,
+                              tid: int) -> None:
+    """Five rounds done, no repeat pairing, one bye at most each, the standings right."""
+    data = detail(organizer, tid)
+    assert data["status"] == "finished"
+    assert [r["status"] for r in data["round_list"]] == ["done"] * 5
+    games = games_of(tid)
+    pairs = [frozenset(g.seats()) for g in games if not g.is_bye]
+    assert len(pairs) == len(set(pairs)), "no repeat pairings"
+    byes = Counter(g.seat0_id for g in games if g.is_bye)
+    assert byes and max(byes.values()) == 1, "at most one bye each"
+    assert all(g.round.number >= 3 for g in games if late.user.pk in g.seats())
+    assert all(g.round.number <= 3 for g in games if quitter.user.pk in g.seats())
+    rows = data["standings"]["rows"]
+    assert len(rows) == 9
+    assert [tb["key"] for tb in data["standings"]["tiebreaks"]] == [
+        "buchholz", "median_buchholz", "head_to_head", "game_points"]
+    check_standings_are_ordered(rows)
+    assert next(r for r in rows if r["username"] == quitter.user.username)["withdrawn"]
+    check_rated_matches(tid)
+
+
+def _check_the_swiss_exports(client: Any, organizer: ApiPlayer, no_show: ApiPlayer,
+                             tid: int) -> None:
+    """The TRF and CSV exports list the nine players; the history names the round."""
+    client.force_login(organizer.user)
+    trf = client.get(f"/tournaments/{tid}/tournament.trf").content.decode()
+    assert trf.count("\n001 ") + trf.startswith("001 ") == 9 and "XXR 5" in trf
+    csv = client.get(f"/tournaments/{tid}/standings.csv").content.decode()
+    assert csv.splitlines()[0].startswith("rank,player_id,name") and len(csv.splitlines()) == 10
+    history = client.get(f"/players/{no_show.user.username}/history/").content.decode()
+    assert "swiss cup, round 2" in history
+
+
+def test_a_nine_player_swiss_of_five_rounds(client) -> None:
+    players, club = field("sw", 10)
+    organizer, late, no_show, quitter, too_late = (players[0], players[8], players[3],
+                                                   players[5], players[9])
+    outsider = ApiPlayer(users("outsider")[0])
+    clock = Clock()
+    tid = create(organizer, club, format="swiss", rounds=5, round_gap_s=30)
+    _join_eight_and_refuse_the_others(players, outsider, tid)
 
     clock.wait(60)  # the start time: the server starts it and round 1 at once
     clock.tick()
@@ -151,31 +191,8 @@ def test_a_nine_player_swiss_of_five_rounds(client) -> None:
         clock.tick()
         play_round_out(players[:9], clock, tid)
 
-    data = detail(organizer, tid)
-    assert data["status"] == "finished"
-    assert [r["status"] for r in data["round_list"]] == ["done"] * 5
-    games = games_of(tid)
-    pairs = [frozenset(g.seats()) for g in games if not g.is_bye]
-    assert len(pairs) == len(set(pairs)), "no repeat pairings"
-    byes = Counter(g.seat0_id for g in games if g.is_bye)
-    assert byes and max(byes.values()) == 1, "at most one bye each"
-    assert all(g.round.number >= 3 for g in games if late.user.pk in g.seats())
-    assert all(g.round.number <= 3 for g in games if quitter.user.pk in g.seats())
-    rows = data["standings"]["rows"]
-    assert len(rows) == 9
-    assert [tb["key"] for tb in data["standings"]["tiebreaks"]] == [
-        "buchholz", "median_buchholz", "head_to_head", "game_points"]
-    check_standings_are_ordered(rows)
-    assert next(r for r in rows if r["username"] == quitter.user.username)["withdrawn"]
-    check_rated_matches(tid)
-
-    client.force_login(organizer.user)
-    trf = client.get(f"/tournaments/{tid}/tournament.trf").content.decode()
-    assert trf.count("\n001 ") + trf.startswith("001 ") == 9 and "XXR 5" in trf
-    csv = client.get(f"/tournaments/{tid}/standings.csv").content.decode()
-    assert csv.splitlines()[0].startswith("rank,player_id,name") and len(csv.splitlines()) == 10
-    history = client.get(f"/players/{no_show.user.username}/history/").content.decode()
-    assert "swiss cup, round 2" in history
+    _check_the_finished_swiss(organizer, late, quitter, tid)
+    _check_the_swiss_exports(client, organizer, no_show, tid)
 
 
 # ------------------------------------------------------------------ round robin
