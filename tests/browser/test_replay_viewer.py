@@ -169,6 +169,85 @@ def check_frame(page: Any, data: JSON, index: int) -> None:
         assert sorted(held) == sorted(frame["hands"][seat]), (index, seat)
 
 
+def _step_with_the_arrows_and_buttons(page: Any, data: JSON) -> None:
+    """Right arrow, then the buttons, then back to the first step (where Prev is off)."""
+    first_action = text(page, "replay-action")
+    page.keyboard.press("ArrowRight")
+    check_frame(page, data, 1)
+    second_action = text(page, "replay-action")
+    assert second_action != first_action
+    page.click("[data-testid=replay-next]")
+    check_frame(page, data, 2)
+    assert text(page, "replay-action") != second_action
+    page.click("[data-testid=replay-prev]")
+    check_frame(page, data, 1)
+    page.keyboard.press("ArrowLeft")
+    check_frame(page, data, 0)
+    page.keyboard.press("ArrowLeft")  # already at the first step
+    check_frame(page, data, 0)
+    assert page.is_disabled("[data-testid=replay-prev]")
+
+
+def _check_a_scoring_play(page: Any, data: JSON) -> None:
+    """A scoring play: its description and the balances after it."""
+    scoring = next((i for i, f in enumerate(data["frames"])
+                    if f["action"]["type"] == "play" and f["action"]["points"] > 0), None)
+    if scoring is not None:
+        go_to_step(page, scoring + 1)
+        check_frame(page, data, scoring)
+        action = data["frames"][scoring]["action"]
+        shown = text(page, "replay-action")
+        assert action["tile"] in shown and f"+{action['points']}" in shown
+        if "target" in action:
+            assert f"on {action['target']} ({action['port']})" in shown
+        # the last tile placed is marked on the board
+        assert page.locator("#replay-board .domino-last").count() == 1
+        shot(page, "scoring")
+
+
+def _check_the_end_of_the_first_hand(page: Any, data: JSON) -> None:
+    """The end of the first hand is announced on its last action."""
+    last_of_hand = max(i for i, f in enumerate(data["frames"]) if f["action"]["hand"] == 0)
+    go_to_step(page, last_of_hand + 1)
+    check_frame(page, data, last_of_hand)
+    assert page.is_visible("[data-testid=replay-note]")
+    assert "End of hand 1" in text(page, "replay-note")
+    shot(page, "hand-end")
+
+
+def _check_end_and_home(page: Any, data: JSON, n: int) -> None:
+    """End and Home keys: the resignation and the final line, then the first step."""
+    page.keyboard.press("End")
+    check_frame(page, data, n - 1)
+    assert "alice resigns" in text(page, "replay-action")
+    assert page.is_disabled("[data-testid=replay-next]")
+    assert "bob wins by resignation" in text(page, "replay-final")
+    shot(page, "end")
+    page.keyboard.press("Home")
+    check_frame(page, data, 0)
+
+
+def _check_the_balance_chart(page: Any, n: int) -> None:
+    """The balance chart: a line, the centre line, a marker; a click jumps there."""
+    chart = page.locator("[data-testid=balance-chart]")
+    assert chart.locator("path.chart-line").count() >= 1
+    assert chart.locator(".chart-ref").count() == 1
+    assert chart.locator(".chart-marker").count() == 1
+    box = chart.bounding_box()
+    assert box is not None and box["width"] > 300 and box["height"] > 150
+    chart.click(position={"x": box["width"] - 20, "y": box["height"] / 2})
+    assert step_of(page)[0] > n // 2
+
+
+def _check_the_record_download(page: Any, base: str, match: Match) -> None:
+    """The record can be downloaded (logged in)."""
+    link = page.locator("[data-testid=replay-download]")
+    assert link.get_attribute("href") == f"/api/matches/{match.pk}/record"
+    record = page.request.get(f"{base}/api/matches/{match.pk}/record")
+    assert record.status == 200
+    assert record.json()["players"] == ["alice", "bob"]
+
+
 # ------------------------------------------------------------------ tests
 
 def test_replay_viewer_steps_through_a_match(live_stack, browser, settings) -> None:
@@ -186,71 +265,12 @@ def test_replay_viewer_steps_through_a_match(live_stack, browser, settings) -> N
         assert "alice" in first_action and text(page, "replay-tag") == "Hand 1"
         shot(page, "start")
 
-        # Right arrow, then the buttons
-        page.keyboard.press("ArrowRight")
-        check_frame(page, data, 1)
-        second_action = text(page, "replay-action")
-        assert second_action != first_action
-        page.click("[data-testid=replay-next]")
-        check_frame(page, data, 2)
-        assert text(page, "replay-action") != second_action
-        page.click("[data-testid=replay-prev]")
-        check_frame(page, data, 1)
-        page.keyboard.press("ArrowLeft")
-        check_frame(page, data, 0)
-        page.keyboard.press("ArrowLeft")  # already at the first step
-        check_frame(page, data, 0)
-        assert page.is_disabled("[data-testid=replay-prev]")
-
-        # A scoring play: its description and the balances after it
-        scoring = next((i for i, f in enumerate(data["frames"])
-                        if f["action"]["type"] == "play" and f["action"]["points"] > 0), None)
-        if scoring is not None:
-            go_to_step(page, scoring + 1)
-            check_frame(page, data, scoring)
-            action = data["frames"][scoring]["action"]
-            shown = text(page, "replay-action")
-            assert action["tile"] in shown and f"+{action['points']}" in shown
-            if "target" in action:
-                assert f"on {action['target']} ({action['port']})" in shown
-            # the last tile placed is marked on the board
-            assert page.locator("#replay-board .domino-last").count() == 1
-            shot(page, "scoring")
-
-        # The end of the first hand is announced on its last action
-        last_of_hand = max(i for i, f in enumerate(data["frames"]) if f["action"]["hand"] == 0)
-        go_to_step(page, last_of_hand + 1)
-        check_frame(page, data, last_of_hand)
-        assert page.is_visible("[data-testid=replay-note]")
-        assert "End of hand 1" in text(page, "replay-note")
-        shot(page, "hand-end")
-
-        # End and Home keys
-        page.keyboard.press("End")
-        check_frame(page, data, n - 1)
-        assert "alice resigns" in text(page, "replay-action")
-        assert page.is_disabled("[data-testid=replay-next]")
-        assert "bob wins by resignation" in text(page, "replay-final")
-        shot(page, "end")
-        page.keyboard.press("Home")
-        check_frame(page, data, 0)
-
-        # The balance chart: a line, the centre line, a marker; a click jumps there
-        chart = page.locator("[data-testid=balance-chart]")
-        assert chart.locator("path.chart-line").count() >= 1
-        assert chart.locator(".chart-ref").count() == 1
-        assert chart.locator(".chart-marker").count() == 1
-        box = chart.bounding_box()
-        assert box is not None and box["width"] > 300 and box["height"] > 150
-        chart.click(position={"x": box["width"] - 20, "y": box["height"] / 2})
-        assert step_of(page)[0] > n // 2
-
-        # The record can be downloaded (logged in)
-        link = page.locator("[data-testid=replay-download]")
-        assert link.get_attribute("href") == f"/api/matches/{match.pk}/record"
-        record = page.request.get(f"{base}/api/matches/{match.pk}/record")
-        assert record.status == 200
-        assert record.json()["players"] == ["alice", "bob"]
+        _step_with_the_arrows_and_buttons(page, data)
+        _check_a_scoring_play(page, data)
+        _check_the_end_of_the_first_hand(page, data)
+        _check_end_and_home(page, data, n)
+        _check_the_balance_chart(page, n)
+        _check_the_record_download(page, base, match)
 
         # A phone-sized screen
         page.set_viewport_size({"width": 390, "height": 844})
