@@ -200,6 +200,96 @@ def check_dice_frame(v: Viewer, data: JSON, index: int, names: list[str]) -> Non
         assert v.text(f"replay-total-{seat}") == str(frame["totals"][seat])
 
 
+def _check_the_fives_header(v: Viewer, data: JSON, names: list[str]) -> None:
+    """The players' names, the result and the first step (where Prev is off)."""
+    for seat, name in enumerate(names):
+        assert v.text(f"replay-player-{seat}") == name
+        assert v.text(f"replay-name-{seat}") == name
+    winner = names[data["result"]["winner"]]
+    assert f"{winner} wins" in v.text("replay-result")
+    check_fives_frame(v, data, 0, names)
+    assert v.page.is_disabled("[data-testid=replay-prev]")
+
+
+def _step_with_keys_and_buttons(v: Viewer, data: JSON, names: list[str]) -> None:
+    """Keys and buttons: forward, back, and back again at the first step."""
+    v.page.keyboard.press("ArrowRight")
+    check_fives_frame(v, data, 1, names)
+    v.page.click("[data-testid=replay-next]")
+    check_fives_frame(v, data, 2, names)
+    v.page.click("[data-testid=replay-prev]")
+    check_fives_frame(v, data, 1, names)
+    v.page.keyboard.press("ArrowLeft")
+    v.page.keyboard.press("ArrowLeft")  # already at the first step
+    check_fives_frame(v, data, 0, names)
+
+
+def _check_scoring_and_the_first_hands_end(v: Viewer, data: JSON, names: list[str]) -> int:
+    """A scoring play (its points, the last tile marked); the first hand's end (the hands
+    revealed, how it ended): that step's index."""
+    frames = data["frames"]
+    scoring = next(i for i, f in enumerate(frames)
+                   if f["action"]["type"] == "play" and f["action"]["points"] > 0)
+    v.slide_to(scoring)
+    check_fives_frame(v, data, scoring, names)
+    assert v.page.locator("[data-testid=replay-board] .domino-last").count() == 1
+
+    end = max(i for i, f in enumerate(frames) if f["action"]["hand"] == 0)
+    v.slide_to(end)
+    check_fives_frame(v, data, end, names)
+    assert frames[end]["revealed"] is not None
+    assert v.text("replay-note").startswith("End of hand 1:")
+    v.shot("fives")
+    return end
+
+
+def _play_and_pause(v: Viewer, data: JSON, names: list[str]) -> None:
+    """Play, then pause, with the button and with the space bar."""
+    v.page.keyboard.press("Home")
+    v.page.click("[data-testid=replay-play]")
+    v.page.wait_for_function("() => window.replayPage.index >= 2", timeout=8_000)
+    v.page.click("[data-testid=replay-play]")
+    assert not v.page.evaluate("() => window.replayPage.playing")
+    check_fives_frame(v, data, v.page.evaluate("() => window.replayPage.index"), names)
+    # Space plays and pauses too (on the page; on a button it presses the button)
+    v.page.evaluate("() => document.activeElement.blur()")
+    v.page.keyboard.press(" ")
+    assert v.page.evaluate("() => window.replayPage.playing")
+    assert v.page.get_attribute("[data-testid=replay-play]", "aria-pressed") == "true"
+    v.page.keyboard.press(" ")
+    assert not v.page.evaluate("() => window.replayPage.playing")
+
+
+def _check_the_fives_end_and_record(v: Viewer, data: JSON, names: list[str], base: str,
+                                    match: Match) -> None:
+    """The end, with the ranks; the record can be downloaded."""
+    v.page.keyboard.press("End")
+    check_fives_frame(v, data, len(data["frames"]) - 1, names)
+    assert v.page.is_disabled("[data-testid=replay-next]")
+    rank = v.page.text_content(f"[data-testid=replay-rank-{data['result']['winner']}]")
+    assert rank == "Rank 1"
+    assert "reached the target score" in v.text("replay-final")
+
+    link = v.page.locator("[data-testid=replay-download]")
+    assert link.get_attribute("href") == f"/api/matches/{match.pk}/record"
+    record = v.context.request.get(f"{base}/api/matches/{match.pk}/record")
+    assert record.status == 200 and record.json()["format"] == "fives/1"
+
+
+def _check_the_fives_phone(v: Viewer, data: JSON, names: list[str], end: int) -> None:
+    """A phone: everything fits in 360 px, the controls at the bottom of the screen."""
+    v.page.set_viewport_size({"width": 360, "height": 740})
+    v.slide_to(end)
+    check_fives_frame(v, data, end, names)
+    width = v.page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 360, width
+    # the controls stay at the bottom of the screen: what a phone shows
+    box = v.page.locator(".rt-controls").bounding_box()
+    assert box is not None and abs(box["y"] + box["height"] - 740) < 2, box
+    v.page.evaluate("() => window.scrollTo(0, 0)")
+    v.shot("phone", full=False)
+
+
 # ------------------------------------------------------------------ tests
 
 def test_a_fives_replay_steps_through_the_game(live_stack: Any, browser: Any) -> None:
@@ -214,39 +304,9 @@ def test_a_fives_replay_steps_through_the_game(live_stack: Any, browser: Any) ->
     try:
         v.open(f"/matches/{match.pk}/replay/")
         v.wait_ready()
-        for seat, name in enumerate(names):
-            assert v.text(f"replay-player-{seat}") == name
-            assert v.text(f"replay-name-{seat}") == name
-        winner = names[data["result"]["winner"]]
-        assert f"{winner} wins" in v.text("replay-result")
-        check_fives_frame(v, data, 0, names)
-        assert v.page.is_disabled("[data-testid=replay-prev]")
-
-        # Keys and buttons
-        v.page.keyboard.press("ArrowRight")
-        check_fives_frame(v, data, 1, names)
-        v.page.click("[data-testid=replay-next]")
-        check_fives_frame(v, data, 2, names)
-        v.page.click("[data-testid=replay-prev]")
-        check_fives_frame(v, data, 1, names)
-        v.page.keyboard.press("ArrowLeft")
-        v.page.keyboard.press("ArrowLeft")  # already at the first step
-        check_fives_frame(v, data, 0, names)
-
-        # A scoring play: its points, the last tile marked
-        scoring = next(i for i, f in enumerate(frames)
-                       if f["action"]["type"] == "play" and f["action"]["points"] > 0)
-        v.slide_to(scoring)
-        check_fives_frame(v, data, scoring, names)
-        assert v.page.locator("[data-testid=replay-board] .domino-last").count() == 1
-
-        # The first hand's end: the hands revealed, how it ended
-        end = max(i for i, f in enumerate(frames) if f["action"]["hand"] == 0)
-        v.slide_to(end)
-        check_fives_frame(v, data, end, names)
-        assert frames[end]["revealed"] is not None
-        assert v.text("replay-note").startswith("End of hand 1:")
-        v.shot("fives")
+        _check_the_fives_header(v, data, names)
+        _step_with_keys_and_buttons(v, data, names)
+        end = _check_scoring_and_the_first_hands_end(v, data, names)
 
         # The hands list jumps to a hand's first step
         if len(data["hands"]) > 1:
@@ -254,46 +314,9 @@ def test_a_fives_replay_steps_through_the_game(live_stack: Any, browser: Any) ->
             start = next(i for i, f in enumerate(frames) if f["action"]["hand"] == 1)
             check_fives_frame(v, data, start, names)
 
-        # Play, then pause
-        v.page.keyboard.press("Home")
-        v.page.click("[data-testid=replay-play]")
-        v.page.wait_for_function("() => window.replayPage.index >= 2", timeout=8_000)
-        v.page.click("[data-testid=replay-play]")
-        assert not v.page.evaluate("() => window.replayPage.playing")
-        check_fives_frame(v, data, v.page.evaluate("() => window.replayPage.index"), names)
-        # Space plays and pauses too (on the page; on a button it presses the button)
-        v.page.evaluate("() => document.activeElement.blur()")
-        v.page.keyboard.press(" ")
-        assert v.page.evaluate("() => window.replayPage.playing")
-        assert v.page.get_attribute("[data-testid=replay-play]", "aria-pressed") == "true"
-        v.page.keyboard.press(" ")
-        assert not v.page.evaluate("() => window.replayPage.playing")
-
-        # The end, with the ranks
-        v.page.keyboard.press("End")
-        check_fives_frame(v, data, n - 1, names)
-        assert v.page.is_disabled("[data-testid=replay-next]")
-        rank = v.page.text_content(f"[data-testid=replay-rank-{data['result']['winner']}]")
-        assert rank == "Rank 1"
-        assert "reached the target score" in v.text("replay-final")
-
-        # The record
-        link = v.page.locator("[data-testid=replay-download]")
-        assert link.get_attribute("href") == f"/api/matches/{match.pk}/record"
-        record = v.context.request.get(f"{live_stack.url}/api/matches/{match.pk}/record")
-        assert record.status == 200 and record.json()["format"] == "fives/1"
-
-        # A phone: everything fits in 360 px
-        v.page.set_viewport_size({"width": 360, "height": 740})
-        v.slide_to(end)
-        check_fives_frame(v, data, end, names)
-        width = v.page.evaluate("() => document.documentElement.scrollWidth")
-        assert width <= 360, width
-        # the controls stay at the bottom of the screen: what a phone shows
-        box = v.page.locator(".rt-controls").bounding_box()
-        assert box is not None and abs(box["y"] + box["height"] - 740) < 2, box
-        v.page.evaluate("() => window.scrollTo(0, 0)")
-        v.shot("phone", full=False)
+        _play_and_pause(v, data, names)
+        _check_the_fives_end_and_record(v, data, names, live_stack.url, match)
+        _check_the_fives_phone(v, data, names, end)
         v.check_clean()
     finally:
         v.close()
@@ -340,6 +363,76 @@ def test_a_dice_replay_steps_through_the_game(live_stack: Any, browser: Any) -> 
         v.close()
 
 
+def _upload(v: Viewer, name: str, content: bytes) -> None:
+    """Hand a file to the upload field of /replay/."""
+    v.page.set_input_files("[data-testid=replay-upload]", files=[{
+        "name": name, "mimeType": "application/json", "buffer": content}])
+
+
+def _open_a_fives_then_a_dice_record(v: Viewer, fives_record: JSON, fives_data: JSON,
+                                     dice_record: JSON, dice_data: JSON) -> None:
+    """One upload page for every game: the record's format picks the viewer."""
+    v.open("/replay/")
+    _upload(v, "fives.json", json.dumps(fives_record).encode())
+    v.wait_ready()
+    assert v.page.evaluate("() => window.replayPage.game") == "fives"
+    players = fives_data["players"]  # a record knows usernames only
+    check_fives_frame(v, fives_data, 0, players)
+    v.page.keyboard.press("End")
+    check_fives_frame(v, fives_data, len(fives_data["frames"]) - 1, players)
+
+    # Then a dice record
+    _upload(v, "dice.json", json.dumps(dice_record).encode())
+    v.page.wait_for_function("() => window.replayPage.game === 'dice'"
+                             " && document.querySelector('#replay').dataset.ready === '1'")
+    check_dice_frame(v, dice_data, 0, dice_data["players"])
+    v.page.keyboard.press("ArrowRight")
+    check_dice_frame(v, dice_data, 1, dice_data["players"])
+
+
+def _open_a_record_with_an_illegal_action(v: Viewer, fives: Match, fives_record: JSON,
+                                          fives_data: JSON) -> None:
+    """A record with an illegal action: what comes before it, and a warning."""
+    illegal = json.loads(json.dumps(fives_record))
+    first_hand = illegal["hands"][0]["actions"]
+    first_hand[1] = dict(first_hand[0])  # the leader again, out of turn
+    _upload(v, "illegal.json", json.dumps(illegal).encode())
+    v.page.wait_for_function("() => window.replayPage.game === 'fives'"
+                             " && document.querySelector('#replay').dataset.ready === '1'")
+    # The leader's play may bring forced passes with it (a frame each): the deal decides
+    # how many frames come before the illegal action, the server's frames say.
+    shown = len(plugin_of(fives).frames(illegal)["frames"])
+    lead_and_its_passes = next(i for i, f in enumerate(fives_data["frames"])
+                               if i > 0 and not f["action"].get("forced"))
+    assert shown == lead_and_its_passes
+    assert v.step() == (1, shown)
+    warning = v.text("replay-warning")
+    assert warning.startswith(
+        "The record stops at an illegal action (hand 1, action 2)"), warning
+
+
+def _open_broken_records(v: Viewer, dice_record: JSON) -> None:
+    """A broken dice record and a malformed Spectacular Bid record: the page says so."""
+    broken = {**dice_record, "actions": "none"}
+    _upload(v, "broken.json", json.dumps(broken).encode())
+    v.page.wait_for_selector("[data-testid=replay-error]:visible")
+    assert "not a valid match record" in v.text("replay-error")
+    assert v.page.is_hidden("#replay")
+    assert v.page.is_hidden("[data-testid=replay-warning]")
+    v.shot("upload")
+    csp = v.page.evaluate("() => window.__csp || []")
+    assert csp == [], csp
+
+    # A malformed Spectacular Bid record: the same page says so
+    _upload(v, "sb.json", b'{"format": "spectacular-bid/1", "hands": 3}')
+    v.page.wait_for_function(
+        "() => { const e = document.querySelector('[data-testid=replay-error]');"
+        " return !e.hidden && e.textContent.includes('not a valid match record'); }")
+    assert "not a valid match record" in v.text("replay-error")
+    csp = v.page.evaluate("() => window.__csp || []")
+    assert csp == [], csp
+
+
 def test_records_of_every_format_open_on_the_upload_page(live_stack: Any, browser: Any) -> None:
     users = people("hal", "ida", "jon", "kim")
     fives, fives_data = finished("fives", users, {"target": 100}, seed=11)
@@ -349,69 +442,9 @@ def test_records_of_every_format_open_on_the_upload_page(live_stack: Any, browse
 
     v = Viewer(browser, live_stack.url, users[0])
     try:
-        # One upload page for every game: the record's format picks the viewer
-        v.open("/replay/")
-        v.page.set_input_files("[data-testid=replay-upload]", files=[{
-            "name": "fives.json", "mimeType": "application/json",
-            "buffer": json.dumps(fives_record).encode()}])
-        v.wait_ready()
-        assert v.page.evaluate("() => window.replayPage.game") == "fives"
-        players = fives_data["players"]  # a record knows usernames only
-        check_fives_frame(v, fives_data, 0, players)
-        v.page.keyboard.press("End")
-        check_fives_frame(v, fives_data, len(fives_data["frames"]) - 1, players)
-
-        # Then a dice record, and a broken file
-        v.page.set_input_files("[data-testid=replay-upload]", files=[{
-            "name": "dice.json", "mimeType": "application/json",
-            "buffer": json.dumps(dice_record).encode()}])
-        v.page.wait_for_function("() => window.replayPage.game === 'dice'"
-                                 " && document.querySelector('#replay').dataset.ready === '1'")
-        check_dice_frame(v, dice_data, 0, dice_data["players"])
-        v.page.keyboard.press("ArrowRight")
-        check_dice_frame(v, dice_data, 1, dice_data["players"])
-        # A record with an illegal action: what comes before it, and a warning
-        illegal = json.loads(json.dumps(fives_record))
-        first_hand = illegal["hands"][0]["actions"]
-        first_hand[1] = dict(first_hand[0])  # the leader again, out of turn
-        v.page.set_input_files("[data-testid=replay-upload]", files=[{
-            "name": "illegal.json", "mimeType": "application/json",
-            "buffer": json.dumps(illegal).encode()}])
-        v.page.wait_for_function("() => window.replayPage.game === 'fives'"
-                                 " && document.querySelector('#replay').dataset.ready === '1'")
-        # The leader's play may bring forced passes with it (a frame each): the deal decides
-        # how many frames come before the illegal action, the server's frames say.
-        shown = len(plugin_of(fives).frames(illegal)["frames"])
-        lead_and_its_passes = next(i for i, f in enumerate(fives_data["frames"])
-                                   if i > 0 and not f["action"].get("forced"))
-        assert shown == lead_and_its_passes
-        assert v.step() == (1, shown)
-        warning = v.text("replay-warning")
-        assert warning.startswith(
-            "The record stops at an illegal action (hand 1, action 2)"), warning
-
-        broken = {**dice_record, "actions": "none"}
-        v.page.set_input_files("[data-testid=replay-upload]", files=[{
-            "name": "broken.json", "mimeType": "application/json",
-            "buffer": json.dumps(broken).encode()}])
-        v.page.wait_for_selector("[data-testid=replay-error]:visible")
-        assert "not a valid match record" in v.text("replay-error")
-        assert v.page.is_hidden("#replay")
-        assert v.page.is_hidden("[data-testid=replay-warning]")
-        v.shot("upload")
-        csp = v.page.evaluate("() => window.__csp || []")
-        assert csp == [], csp
-
-        # A malformed Spectacular Bid record: the same page says so
-        v.page.set_input_files("[data-testid=replay-upload]", files=[{
-            "name": "sb.json", "mimeType": "application/json",
-            "buffer": b'{"format": "spectacular-bid/1", "hands": 3}'}])
-        v.page.wait_for_function(
-            "() => { const e = document.querySelector('[data-testid=replay-error]');"
-            " return !e.hidden && e.textContent.includes('not a valid match record'); }")
-        assert "not a valid match record" in v.text("replay-error")
-        csp = v.page.evaluate("() => window.__csp || []")
-        assert csp == [], csp
+        _open_a_fives_then_a_dice_record(v, fives_record, fives_data, dice_record, dice_data)
+        _open_a_record_with_an_illegal_action(v, fives, fives_record, fives_data)
+        _open_broken_records(v, dice_record)
         # the broken uploads' 400s are logged by the browser; nothing else may be
         assert [e for e in v.errors if "status of 400" not in e] == [], v.errors
     finally:
