@@ -199,16 +199,8 @@ def _act(players: list[Player]) -> bool:
 # --- tests ----------------------------------------------------------------------------------
 
 
-def test_two_players_spectator_auction_and_resign(platform_url: str, browser: Any) -> None:
-    alice = Player(browser, platform_url, "alice")
-    bob = Player(browser, platform_url, "bob", phone=True)
-    carol = Player(browser, platform_url, "carol")
-    url = _new_match(alice, bob)
-    for pl in (alice, bob, carol):
-        pl.open(url)
-    players = sorted([alice, bob], key=lambda pl: pl.view["seat"])
-
-    # Before the first hand: Start, balances, clocks.
+def _check_before_the_first_hand(players: list[Player], carol: Player) -> None:
+    """Before the first hand: Start, balances, clocks; the spectator gets no controls."""
     for pl in players:
         assert pl.testid("phase").inner_text().strip()
         assert pl.testid("continue").is_visible()
@@ -219,8 +211,10 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     assert not carol.testid("continue").is_visible()
     assert not carol.page.locator("#hand-area").is_visible()
     assert not carol.testid("resign").is_visible()
-    alice.shot("start")
 
+
+def _start_the_first_hand(players: list[Player]) -> None:
+    """Both press Start; both pages reach the play phase."""
     players[0].testid("continue").click()
     players[0].page.wait_for_selector("[data-testid=continue]", state="hidden")
     before = players[1].version
@@ -229,7 +223,9 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     for pl in players:
         pl.page.wait_for_function("() => window.tablePage.state.view.phase === 'play'")
 
-    # A tap out of turn changes nothing and says why.
+
+def _check_a_tap_out_of_turn(players: list[Player]) -> None:
+    """A tap out of turn changes nothing and says why; the running clock is highlighted."""
     waiting = next(pl for pl in players if pl.view["to_act"] != pl.view["seat"])
     version = waiting.version
     waiting.page.locator("#hand [data-tile]").first.click()
@@ -240,7 +236,9 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     to_act = players[0].view["to_act"]
     players[0].page.wait_for_selector(f"[data-testid=clock-{to_act}].is-running")
 
-    # Play the first hand out through the UI; spectators follow without tiles.
+
+def _play_the_first_hand(players: list[Player], carol: Player) -> None:
+    """Play the first hand out through the UI; spectators follow without tiles."""
     for step in range(120):
         if players[0].view["phase"] != "play":
             break
@@ -254,6 +252,9 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
             assert carol.page.locator("#hand [data-tile]").count() == 0
             carol.shot("spectator")
 
+
+def _check_the_first_settlement(players: list[Player]) -> None:
+    """The first hand is settled (by a domino, with seed 1), shown to both."""
     v = players[0].view
     assert v["phase"] == "continue", v["phase"]
     settled = v["hands"][0]
@@ -263,13 +264,19 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     players[0].shot("settlement")
     assert settled["end"] == "domino", "seed 1 is expected to end the first hand by a domino"
 
-    # The auction: the non-jockey acts first.
+
+def _start_the_auction(players: list[Player]) -> tuple[Player, Player]:
+    """Both continue to the auction: the jockey and the bidder."""
     for pl in players:
         pl.testid("continue").click()
     for pl in players:
         pl.page.wait_for_function("() => window.tablePage.state.view.phase === 'auction'")
     jockey_seat = players[0].view["jockey"]
-    jockey, bidder = players[jockey_seat], players[1 - jockey_seat]
+    return players[jockey_seat], players[1 - jockey_seat]
+
+
+def _check_the_auction(bidder: Player, jockey: Player) -> None:
+    """The non-jockey acts first; an all-in bid asks first; a bid of 15 accepted and paid."""
     assert bidder.testid("decline").is_visible()
     assert bidder.testid("bid-select").is_visible()
     assert not jockey.testid("bid-select").is_visible()
@@ -302,7 +309,9 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     seat = bidder.view["seat"]
     assert bidder.testid(f"score-{seat}").inner_text() == str(paid[seat])
 
-    # The auction's winner opens: select a tile, then "Open with this tile".
+
+def _open_with_a_tile(bidder: Player) -> None:
+    """The auction's winner opens: select a tile, then "Open with this tile"."""
     tile = bidder.view["hand"][0]
     bidder.page.click(f'#hand [data-tile="{tile}"]')
     assert bidder.testid("open").is_visible()
@@ -312,7 +321,10 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     assert [t["tile"] for t in bidder.view["board"]["tiles"]] == [tile]
     assert bidder.page.locator("#move-log li").count() >= 1
 
-    # Resign (confirmed), then the result panel and a rematch offer.
+
+def _resign_and_offer_a_rematch(alice: Player, bob: Player, carol: Player,
+                                players: list[Player], url: str) -> None:
+    """Resign (confirmed), then the result panel and a rematch offer."""
     alice.testid("resign").click()
     assert alice.testid("confirm").is_visible()
     alice.testid("confirm-yes").click()
@@ -329,6 +341,29 @@ def test_two_players_spectator_auction_and_resign(platform_url: str, browser: An
     alice.testid("rematch").click()
     alice.page.wait_for_selector("[data-testid=rematch-note]:visible")
     alice.shot("result")
+
+
+def test_two_players_spectator_auction_and_resign(platform_url: str, browser: Any) -> None:
+    alice = Player(browser, platform_url, "alice")
+    bob = Player(browser, platform_url, "bob", phone=True)
+    carol = Player(browser, platform_url, "carol")
+    url = _new_match(alice, bob)
+    for pl in (alice, bob, carol):
+        pl.open(url)
+    players = sorted([alice, bob], key=lambda pl: pl.view["seat"])
+
+    _check_before_the_first_hand(players, carol)
+    alice.shot("start")
+    _start_the_first_hand(players)
+    _check_a_tap_out_of_turn(players)
+    _play_the_first_hand(players, carol)
+    _check_the_first_settlement(players)
+
+    jockey, bidder = _start_the_auction(players)
+    _check_the_auction(bidder, jockey)
+    _open_with_a_tile(bidder)
+
+    _resign_and_offer_a_rematch(alice, bob, carol, players, url)
     for pl in (alice, bob, carol):
         pl.close()
 
@@ -426,6 +461,107 @@ def _state(version: int, view: dict[str, Any], status: str = "active",
     })
 
 
+def _check_the_title_and_the_sound(page: Any) -> None:
+    """The tab says it is my turn; the sound switch is remembered on every match page."""
+    assert page.title().startswith("Your turn · ")  # the tab says so
+    # The sound switch is remembered on every match page.
+    assert page.get_attribute("[data-testid=sound]", "aria-pressed") == "true"
+    page.click("[data-testid=sound]")
+    assert page.get_attribute("[data-testid=sound]", "aria-pressed") == "false"
+    assert page.evaluate("() => localStorage.getItem('sound')") == "off"
+
+
+def _check_the_clock_and_a_refused_play(page: Any, sockets: list[Any],
+                                        sent: list[dict[str, Any]]) -> None:
+    """The delay before the bank; a tile's legal places; the play sent, then refused."""
+    # The running clock spends its decision's delay first (shown beside it), then its bank.
+    page.wait_for_selector("[data-testid=clock-0].is-running.in-delay")
+    assert page.locator("[data-testid=delay-0]").is_visible()
+    assert page.locator("[data-testid=clock-1]").inner_text() == "0:08"
+    # Selecting a tile highlights exactly its legal places; a click sends the play.
+    page.click('#hand [data-tile="2-6"]')
+    assert page.locator("#board .fives-place-active").count() == 2
+    page.click('#board [data-target="6-6"][data-port="line_b"]')
+    time.sleep(0.3)
+    command = next(m for m in sent if m.get("type") == "command")
+    assert command["action"] == {"seat": 0, "type": "play", "tile": "2-6", "target": "6-6",
+                                 "port": "line_b"}
+    assert command["version"] == 10
+    # The server refuses it: its message is shown and nothing changes.
+    sockets[-1].send(json.dumps({"type": "result", "id": command["id"], "ok": False,
+                                 "code": "illegal", "message": "That place is not open.",
+                                 "version": 10}))
+    page.wait_for_selector("[data-testid=flash]:visible")
+    assert page.locator("[data-testid=flash]").inner_text() == "That place is not open."
+    assert page.locator("#board [data-tile]").count() == 1
+
+
+def _check_a_silent_connection(alice: Player, sent: list[dict[str, Any]],
+                               silent: list[bool]) -> None:
+    """A connection that goes silent (no close, no answer to the heartbeat) is shown lost
+    within about 2 s, and a move tried meanwhile is said not to be sent."""
+    page = alice.page
+    silent[0] = True
+    started = time.monotonic()
+    page.wait_for_selector("[data-testid=connection]:not(.conn-live)", timeout=4000)
+    assert time.monotonic() - started < 3.5
+    assert page.locator("[data-testid=offline]").is_visible()
+    before = len([m for m in sent if m.get("type") == "command"])
+    page.click('#board [data-target="6-6"][data-port="line_b"]')  # 2-6 is still picked
+    assert "not sent" in page.locator("[data-testid=flash]").inner_text()
+    assert len([m for m in sent if m.get("type") == "command"]) == before
+    alice.shot("scripted-offline", full=False)
+    silent[0] = False
+    page.wait_for_selector("[data-testid=connection].conn-live", timeout=15000)
+    assert not page.locator("[data-testid=offline]").is_visible()
+
+
+def _check_a_blocked_settlement(alice: Player, sockets: list[Any]) -> None:
+    """A blocked hand's settlement, between hands."""
+    page = alice.page
+    blocked = _view(
+        phase="continue", hand_no=1, to_act=None, balances=[155, 145],
+        clock={"banks": [100.0, 90.0], "running": None, "started": None, "delay": None,
+               "deadline": None},
+        board={"tiles": [], "spinner": None, "ends_sum": 0, "places": []}, moves=[],
+        continued=[False, False], grace_deadline=50.0,
+        hands=[{"hand": 0, "end": "blocked", "jockey": None, "opener": 1, "sums": [4, 18],
+                "settlement": 20, "hands": [["0-1", "0-3"], ["3-6", "4-5", "1-2"]]},
+               {"hand": 1, "end": None, "jockey": None, "opener": None, "sums": None,
+                "settlement": None}],
+        legal=[{"seat": 0, "type": "continue"}],
+    )
+    sockets[-1].send(_state(11, blocked))
+    page.wait_for_selector("[data-testid=settlement]:visible")
+    text = page.locator("[data-testid=settlement]").inner_text()
+    assert "4" in text and "18" in text and "20" in text
+    assert page.locator("#settlement-hands [data-tile]").count() == 5
+    assert page.locator("[data-testid=continue]").inner_text().strip()
+    assert page.locator("[data-testid=grace]").inner_text().strip()
+    alice.shot("scripted-blocked")
+
+
+def _check_an_annulled_match(page: Any, sockets: list[Any]) -> None:
+    """An annulled match: no winner, the reason shown, no Resign."""
+    over = _view(phase="over", to_act=None, result={"winner": None, "reason": "annulled"},
+                 clock={"banks": [100.0, 90.0], "running": None, "started": None,
+                        "delay": None, "deadline": None}, legal=[])
+    sockets[-1].send(_state(12, over, status="annulled", annul_reason="The service was down."))
+    page.wait_for_selector("[data-testid=result]:visible")
+    assert "The service was down." in page.locator("[data-testid=result]").inner_text()
+    assert not page.locator("[data-testid=resign]").is_visible()
+
+
+def _check_the_page_reconnects(page: Any, sockets: list[Any]) -> None:
+    """A lost connection shows in the indicator, and the page reconnects by itself."""
+    count = len(sockets)
+    sockets[-1].close()
+    page.wait_for_selector("[data-testid=connection].conn-reconnecting, "
+                           "[data-testid=connection].conn-offline")
+    page.wait_for_function("() => window.tablePage.connected", timeout=15000)
+    assert len(sockets) == count + 1
+
+
 def test_scripted_states(platform_url: str, browser: Any) -> None:
     alice = Player(browser, platform_url, "alice")
     bob = Player(browser, platform_url, "bob")
@@ -453,87 +589,11 @@ def test_scripted_states(platform_url: str, browser: Any) -> None:
     alice.page.goto(platform_url + url)
     alice.page.wait_for_function("() => window.tablePage && window.tablePage.version === 10")
     page = alice.page
-    assert page.title().startswith("Your turn · ")  # the tab says so
-    # The sound switch is remembered on every match page.
-    assert page.get_attribute("[data-testid=sound]", "aria-pressed") == "true"
-    page.click("[data-testid=sound]")
-    assert page.get_attribute("[data-testid=sound]", "aria-pressed") == "false"
-    assert page.evaluate("() => localStorage.getItem('sound')") == "off"
-
-    # The running clock spends its decision's delay first (shown beside it), then its bank.
-    page.wait_for_selector("[data-testid=clock-0].is-running.in-delay")
-    assert page.locator("[data-testid=delay-0]").is_visible()
-    assert page.locator("[data-testid=clock-1]").inner_text() == "0:08"
-    # Selecting a tile highlights exactly its legal places; a click sends the play.
-    page.click('#hand [data-tile="2-6"]')
-    assert page.locator("#board .fives-place-active").count() == 2
-    page.click('#board [data-target="6-6"][data-port="line_b"]')
-    time.sleep(0.3)
-    command = next(m for m in sent if m.get("type") == "command")
-    assert command["action"] == {"seat": 0, "type": "play", "tile": "2-6", "target": "6-6",
-                                 "port": "line_b"}
-    assert command["version"] == 10
-    # The server refuses it: its message is shown and nothing changes.
-    sockets[-1].send(json.dumps({"type": "result", "id": command["id"], "ok": False,
-                                 "code": "illegal", "message": "That place is not open.",
-                                 "version": 10}))
-    page.wait_for_selector("[data-testid=flash]:visible")
-    assert page.locator("[data-testid=flash]").inner_text() == "That place is not open."
-    assert page.locator("#board [data-tile]").count() == 1
-
-    # A connection that goes silent (no close, no answer to the heartbeat) is shown lost
-    # within about 2 s, and a move tried meanwhile is said not to be sent.
-    silent[0] = True
-    started = time.monotonic()
-    page.wait_for_selector("[data-testid=connection]:not(.conn-live)", timeout=4000)
-    assert time.monotonic() - started < 3.5
-    assert page.locator("[data-testid=offline]").is_visible()
-    before = len([m for m in sent if m.get("type") == "command"])
-    page.click('#board [data-target="6-6"][data-port="line_b"]')  # 2-6 is still picked
-    assert "not sent" in page.locator("[data-testid=flash]").inner_text()
-    assert len([m for m in sent if m.get("type") == "command"]) == before
-    alice.shot("scripted-offline", full=False)
-    silent[0] = False
-    page.wait_for_selector("[data-testid=connection].conn-live", timeout=15000)
-    assert not page.locator("[data-testid=offline]").is_visible()
-
-    # A blocked hand's settlement, between hands.
-    blocked = _view(
-        phase="continue", hand_no=1, to_act=None, balances=[155, 145],
-        clock={"banks": [100.0, 90.0], "running": None, "started": None, "delay": None,
-               "deadline": None},
-        board={"tiles": [], "spinner": None, "ends_sum": 0, "places": []}, moves=[],
-        continued=[False, False], grace_deadline=50.0,
-        hands=[{"hand": 0, "end": "blocked", "jockey": None, "opener": 1, "sums": [4, 18],
-                "settlement": 20, "hands": [["0-1", "0-3"], ["3-6", "4-5", "1-2"]]},
-               {"hand": 1, "end": None, "jockey": None, "opener": None, "sums": None,
-                "settlement": None}],
-        legal=[{"seat": 0, "type": "continue"}],
-    )
-    sockets[-1].send(_state(11, blocked))
-    page.wait_for_selector("[data-testid=settlement]:visible")
-    text = page.locator("[data-testid=settlement]").inner_text()
-    assert "4" in text and "18" in text and "20" in text
-    assert page.locator("#settlement-hands [data-tile]").count() == 5
-    assert page.locator("[data-testid=continue]").inner_text().strip()
-    assert page.locator("[data-testid=grace]").inner_text().strip()
-    alice.shot("scripted-blocked")
-
-    # An annulled match: no winner.
-    over = _view(phase="over", to_act=None, result={"winner": None, "reason": "annulled"},
-                 clock={"banks": [100.0, 90.0], "running": None, "started": None,
-                        "delay": None, "deadline": None}, legal=[])
-    sockets[-1].send(_state(12, over, status="annulled", annul_reason="The service was down."))
-    page.wait_for_selector("[data-testid=result]:visible")
-    assert "The service was down." in page.locator("[data-testid=result]").inner_text()
-    assert not page.locator("[data-testid=resign]").is_visible()
-
-    # A lost connection shows in the indicator, and the page reconnects by itself.
-    count = len(sockets)
-    sockets[-1].close()
-    page.wait_for_selector("[data-testid=connection].conn-reconnecting, "
-                           "[data-testid=connection].conn-offline")
-    page.wait_for_function("() => window.tablePage.connected", timeout=15000)
-    assert len(sockets) == count + 1
+    _check_the_title_and_the_sound(page)
+    _check_the_clock_and_a_refused_play(page, sockets, sent)
+    _check_a_silent_connection(alice, sent, silent)
+    _check_a_blocked_settlement(alice, sockets)
+    _check_an_annulled_match(page, sockets)
+    _check_the_page_reconnects(page, sockets)
     alice.close()
     bob.close()
