@@ -61,7 +61,8 @@ class Convention:
     values of an int convention that has only a few); ``fixed``: shown, not chosen.
     ``label`` is plain English; the Django side translates it (it is in the catalogue).
     ``step``: an int convention's values are multiples of it; ``unit``: "seconds" when
-    the number is a time (how an out-of-range value is worded).
+    the number is a time (how an out-of-range value is worded); ``asked_in``: "minutes"
+    when the lobby's form asks for a time in seconds as minutes (the value stays seconds).
     """
 
     key: str
@@ -74,6 +75,7 @@ class Convention:
     fixed: bool = False
     step: int | None = None
     unit: str = ""
+    asked_in: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,8 +58,9 @@ def conventions() -> list[Convention]:
     chosen = [
         Convention("cross", gettext_noop("Cross"), "bool", False),
         Convention("full_record", gettext_noop("Full record"), "bool", False),
-        Convention("time_s", gettext_noop("Time per player for the whole game (seconds)"), "int",
-                   DEFAULT_TIME_S, minimum=MIN_TIME_S, maximum=MAX_TIME_S, unit="seconds"),
+        Convention("time_s", gettext_noop("Time per player for the whole game (minutes)"), "int",
+                   DEFAULT_TIME_S, minimum=MIN_TIME_S, maximum=MAX_TIME_S, unit="seconds",
+                   asked_in="minutes"),
         Convention("target", gettext_noop("Game to (points)"), "int", 250, choices=TARGETS),
         Convention("players", gettext_noop("Players"), "int", 2, choices=SEAT_COUNTS),
     ]

@@ -102,6 +102,7 @@ def _convention(convention: Convention) -> dict[str, Any]:
         "maximum": convention.maximum,
         "choices": list(convention.choices),
         "fixed": convention.fixed,
+        "asked_in": convention.asked_in,
     }
 
 

@@ -152,7 +152,7 @@
       if (c.fixed || !Object.prototype.hasOwnProperty.call(rules, c.key)) return;
       var value = rules[c.key];
       if (value === c["default"]) return;
-      var text = c.kind === "bool" ? (value ? c.label : c.label + ": " + T.off) : c.label + ": " + value;
+      var text = c.kind === "bool" ? (value ? c.label : c.label + ": " + T.off) : c.label + ": " + shown(c, value);
       out.push(el("span", { className: "badge badge--rules", "data-testid": "rules-" + c.key, text: text }));
     });
     return out;
@@ -468,6 +468,11 @@
     }));
   }
 
+  /* A time in seconds that the form asks for in minutes (its convention says so). */
+  var PER = { minutes: 60 };
+  function shown(c, value) { return PER[c.asked_in] ? value / PER[c.asked_in] : value; }
+  function stored(c, value) { return PER[c.asked_in] ? Math.round(value * PER[c.asked_in]) : value; }
+
   /* One form control for one chosen convention. */
   function conventionControl(c) {
     var id = "conv-" + c.key;
@@ -483,11 +488,11 @@
       options(control, c.choices, c["default"]);
     } else {
       attrs.type = "number";
-      attrs.value = String(c["default"]);
-      attrs.inputmode = c.kind === "int" ? "numeric" : "decimal";
-      attrs.step = c.kind === "int" ? "1" : "any";
-      if (c.minimum != null) attrs.min = String(c.minimum);
-      if (c.maximum != null) attrs.max = String(c.maximum);
+      attrs.value = String(shown(c, c["default"]));
+      attrs.inputmode = c.kind === "int" && !PER[c.asked_in] ? "numeric" : "decimal";
+      attrs.step = c.kind === "int" && !PER[c.asked_in] ? "1" : "any";
+      if (c.minimum != null) attrs.min = String(shown(c, c.minimum));
+      if (c.maximum != null) attrs.max = String(shown(c, c.maximum));
       control = el("input", attrs);
     }
     return el("div", { className: "field conv" }, [el("label", { "for": id, text: c.label }), control]);
@@ -525,7 +530,7 @@
       var value;
       if (c.kind === "bool") value = input.checked;
       else if (input.value === "") return;
-      else value = Number(input.value);
+      else value = stored(c, Number(input.value));
       if (value !== c["default"]) { rules[c.key] = value; any = true; }
     });
     return any ? rules : null;

@@ -94,6 +94,8 @@ def test_every_game_with_its_seats_and_conventions(live_stack: Any, browser: Any
                     assert control.is_visible(), (plugin.key, convention.key)
                     if convention.kind == "bool":
                         assert control.is_checked() == bool(convention.default)
+                    elif convention.asked_in == "minutes":  # a time in seconds, asked in minutes
+                        assert float(control.input_value()) * 60 == convention.default, convention
                     else:
                         assert control.input_value() == str(convention.default), convention
             assert ann.testid("one-device").is_visible() == plugin.has_one_device
