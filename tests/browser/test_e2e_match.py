@@ -256,11 +256,10 @@ class Journey:
                         f"balances {view['balances']}")
 
 
-def _lobby_challenge(alice: Player, bob: Player) -> str:
-    """alice challenges bob (casual, 50 points) from the lobby; bob accepts: the match URL."""
+def _check_rated_tables_keep_the_standard_rules(alice: Player) -> None:
+    """Rated games use the standard rules: the choice is offered for casual games only,
+    and the API refuses a rated table with other numbers."""
     page = alice.page
-    # Rated games use the standard rules: the choice is offered for casual games only,
-    # and the API refuses a rated table with other numbers.
     assert alice.testid("challenge-rated").input_value() == "rated"
     assert not alice.testid("challenge-points").is_visible()
     refused = page.evaluate(
@@ -273,7 +272,10 @@ def _lobby_challenge(alice: Player, bob: Player) -> str:
             return [r.status, await r.json()];
         }""")
     assert refused[0] == 400 and refused[1]["message"], refused
-    # An open seek with table rules: the row says so (bob sees it), then alice cancels it.
+
+
+def _post_and_cancel_an_open_seek(alice: Player, bob: Player) -> None:
+    """An open seek with table rules: the row says so (bob sees it), then alice cancels it."""
     assert not alice.testid("seek-points").is_visible()
     alice.testid("seek-rated").select_option("casual")
     alice.testid("seek-points").select_option("100")
@@ -286,6 +288,10 @@ def _lobby_challenge(alice: Player, bob: Player) -> str:
     alice.page.locator("[data-testid=seek-list] button[data-action=cancel]").click()
     seek_row.wait_for(state="detached")
 
+
+def _challenge_bob_at_the_table_points(alice: Player) -> None:
+    """alice challenges bob to a casual game of START_POINTS points."""
+    page = alice.page
     alice.testid("challenge-rated").select_option("casual")
     points = alice.testid("challenge-points")
     points.wait_for(state="visible")
@@ -301,6 +307,9 @@ def _lobby_challenge(alice: Player, bob: Player) -> str:
     assert "bob" in feedback.inner_text(), feedback.inner_text()
     alice.page.locator("[data-testid=my-challenges] [data-testid=rules-start-points]").wait_for()
 
+
+def _bob_accepts_the_challenge(alice: Player, bob: Player) -> str:
+    """bob accepts from his lobby; both land on the match page: its path."""
     # bob's lobby lists the challenge (with its table rules) within a poll or two.
     row = bob.page.locator("[data-testid=challenges-to-me] li.row")
     row.wait_for()
@@ -319,6 +328,71 @@ def _lobby_challenge(alice: Player, bob: Player) -> str:
     return path
 
 
+def _lobby_challenge(alice: Player, bob: Player) -> str:
+    """alice challenges bob (casual, 50 points) from the lobby; bob accepts: the match URL."""
+    _check_rated_tables_keep_the_standard_rules(alice)
+    _post_and_cancel_an_open_seek(alice, bob)
+    _challenge_bob_at_the_table_points(alice)
+    return _bob_accepts_the_challenge(alice, bob)
+
+
+def _seat_the_players(alice: Player, bob: Player) -> list[Player]:
+    """The challenger sits in seat 0; both see the table's points and a Continue button."""
+    seats = {pl.name: pl.view["seat"] for pl in (alice, bob)}
+    assert sorted(seats.values()) == [0, 1], seats
+    players = sorted([alice, bob], key=lambda pl: seats[pl.name])
+    assert players[0] is alice, "the challenger sits in seat 0"
+    view = alice.view
+    assert view["rules"]["start_points"] == START_POINTS, view["rules"]
+    for pl in players:
+        for seat in (0, 1):
+            assert pl.testid(f"score-{seat}").inner_text() == str(START_POINTS)
+        assert pl.testid("continue").is_visible()
+    return players
+
+
+def _check_the_end(journey: Journey) -> dict[str, Any]:
+    """The end: a winner on points, shown to both, and the last hand's final board."""
+    players = journey.players
+    final = players[0].view
+    result = final["result"]
+    assert result is not None and result["reason"] == "points", result
+    winner = players[result["winner"]]
+    loser = players[1 - result["winner"]]
+    assert final["balances"][1 - result["winner"]] == 0, final["balances"]
+    assert sum(final["balances"]) == 2 * START_POINTS
+    for pl in players:
+        panel = pl.testid("result")
+        panel.wait_for(state="visible")
+        assert panel.get_attribute("data-reason") == "points"
+        assert panel.get_attribute("data-winner") == str(result["winner"])
+        text = panel.inner_text()
+        assert winner.name in text and loser.name in text, text
+        assert not pl.testid("resign").is_visible()
+        pl.testid("settlement-board").wait_for(state="visible")
+    journey.check_settlement(final, final=True)
+    assert "You win!" in winner.testid("result").inner_text()
+    assert "You lost" in loser.testid("result").inner_text()
+    winner.shot("result")
+    loser.shot("result-loser", full=False)
+    return dict(final)
+
+
+def _write_the_summary(journey: Journey, final: dict[str, Any], started: float) -> None:
+    """The match's numbers, to e2e-summary.json and the output."""
+    elapsed = time.monotonic() - started
+    summary = {
+        "seconds": round(elapsed, 1), "hands": final["hands_played"],
+        "ends": [h["end"] for h in final["hands"]], "result": final["result"],
+        "balances": final["balances"], "ui_actions": journey.actions,
+        "auctions": journey.auctions, "bids": journey.bids, "accepts": journey.accepts,
+        "declines": journey.declines, "settlements": journey.settlements,
+        "toasts": journey.toasts,
+    }
+    (ARTIFACTS / "e2e-summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(f"\ne2e match: {json.dumps(summary)}")
+
+
 def test_sign_up_challenge_and_play_a_whole_match(live_stack: Any, browser: Any) -> None:
     started = time.monotonic()
     for old in ARTIFACTS.glob("e2e-failure-*"):
@@ -331,59 +405,17 @@ def test_sign_up_challenge_and_play_a_whole_match(live_stack: Any, browser: Any)
         alice.sign_up()
         bob.sign_up()
         _lobby_challenge(alice, bob)
-
-        seats = {pl.name: pl.view["seat"] for pl in (alice, bob)}
-        assert sorted(seats.values()) == [0, 1], seats
-        players = sorted([alice, bob], key=lambda pl: seats[pl.name])
-        assert players[0] is alice, "the challenger sits in seat 0"
-        view = alice.view
-        assert view["rules"]["start_points"] == START_POINTS, view["rules"]
-        for pl in players:
-            for seat in (0, 1):
-                assert pl.testid(f"score-{seat}").inner_text() == str(START_POINTS)
-            assert pl.testid("continue").is_visible()
+        players = _seat_the_players(alice, bob)
         journey = Journey(players)
         _play(journey)
-
-        # The end: a winner on points, shown to both, and the last hand's final board.
-        final = alice.view
-        result = final["result"]
-        assert result is not None and result["reason"] == "points", result
-        winner = players[result["winner"]]
-        loser = players[1 - result["winner"]]
-        assert final["balances"][1 - result["winner"]] == 0, final["balances"]
-        assert sum(final["balances"]) == 2 * START_POINTS
-        for pl in players:
-            panel = pl.testid("result")
-            panel.wait_for(state="visible")
-            assert panel.get_attribute("data-reason") == "points"
-            assert panel.get_attribute("data-winner") == str(result["winner"])
-            text = panel.inner_text()
-            assert winner.name in text and loser.name in text, text
-            assert not pl.testid("resign").is_visible()
-            pl.testid("settlement-board").wait_for(state="visible")
-        journey.check_settlement(final, final=True)
-        assert "You win!" in winner.testid("result").inner_text()
-        assert "You lost" in loser.testid("result").inner_text()
-        winner.shot("result")
-        loser.shot("result-loser", full=False)
+        final = _check_the_end(journey)
 
         # The auction was played with a bid and an accept (the fixed deals have one).
         assert journey.auctions >= 1, "no auction: every hand before the last was blocked"
         assert journey.bids >= 1 and journey.accepts >= 1, (journey.bids, journey.accepts)
         assert journey.toasts, "no hand ended with a scoring placement: no toast was checked"
 
-        elapsed = time.monotonic() - started
-        summary = {
-            "seconds": round(elapsed, 1), "hands": final["hands_played"],
-            "ends": [h["end"] for h in final["hands"]], "result": result,
-            "balances": final["balances"], "ui_actions": journey.actions,
-            "auctions": journey.auctions, "bids": journey.bids, "accepts": journey.accepts,
-            "declines": journey.declines, "settlements": journey.settlements,
-            "toasts": journey.toasts,
-        }
-        (ARTIFACTS / "e2e-summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-        print(f"\ne2e match: {json.dumps(summary)}")
+        _write_the_summary(journey, final, started)
         for pl in players:
             assert not pl.errors, (pl.name, pl.errors)
     except BaseException:
@@ -475,46 +507,99 @@ def _scripted(version: int, **view: Any) -> str:
                        "view": base})
 
 
+def _playing_script() -> str:
+    """Seat 0 to play its last tile, [5|5], on [4|5] (version 10)."""
+    return _scripted(
+        10, phase="play", hand_no=0, balances=[140, 160], to_act=0,
+        board={"tiles": _BOARD, "spinner": "6-6", "ends_sum": 10,
+               "places": [{"target": "4-5", "port": "high", "value": 5},
+                          {"target": "5-6", "port": "low", "value": 5}]},
+        moves=_MOVES, hand=["5-5"], continued=[True, True],
+        hands=[{"hand": 0, "end": None, "jockey": None, "opener": 1, "winner": None,
+                "sums": None, "settlement": None}],
+        legal=[{"seat": 0, "type": "play", "tile": "5-5", "target": "4-5", "port": "high"},
+               {"seat": 0, "type": "play", "tile": "5-5", "target": "5-6", "port": "low"}])
+
+
+def _settled_script() -> str:
+    """The next deal (version 12), with the settled first hand and its final placement."""
+    return _scripted(
+        12, phase="continue", hand_no=1, balances=[155, 145], to_act=None,
+        board={"tiles": [], "spinner": None, "ends_sum": 0, "places": []}, moves=[],
+        hand=["0-1", "0-2", "1-3", "2-2", "3-6", "4-4", "0-6"], continued=[False, False],
+        hand_counts=[7, 7], boneyard_count=14, grace_deadline=90.0,
+        hands=[{"hand": 0, "end": "domino", "jockey": None, "opener": 1, "winner": 0,
+                "sums": None, "settlement": None,
+                "hands": [[], ["0-0", "1-1", "2-3", "3-4"]],
+                "board": {"tiles": _FINAL, "spinner": "6-6", "ends_sum": 15,
+                          "places": [{"target": "5-5", "port": "line_b", "value": 5},
+                                     {"target": "5-6", "port": "low", "value": 5}]},
+                "moves": [*_MOVES, _LAST]},
+               {"hand": 1, "end": None, "jockey": 0, "opener": None, "winner": None,
+                "sums": None, "settlement": None}],
+        legal=[{"seat": 0, "type": "continue"}])
+
+
+def _start_a_casual_match(live_stack: Any, alice: Player, bob: Player) -> str:
+    """Both sign up and leave the lobby; alice's seek, bob's accept: the match URL."""
+    alice.sign_up()
+    bob.sign_up()
+    for pl in (alice, bob):
+        pl.page.goto(live_stack.url + "/rules/")  # away from the lobby's auto-open
+    _status, made = alice.api("POST", "/api/seeks", {"opponent": "bob", "rated": False})
+    assert made.get("ok"), made
+    _status, accepted = bob.api("POST", f"/api/seeks/{made['seek']}/accept")
+    assert accepted.get("ok"), accepted
+    return str(accepted["match"]["url"])
+
+
+def _check_the_settlement_panel(alice: Player) -> None:
+    """The "+15" toast, the winner, the final board with the last tile, the labels."""
+    page = alice.page
+    toast = page.locator("#settlement-toasts .toast", has_text="+15")
+    toast.wait_for(state="visible", timeout=2500)
+    alice.shot("settlement-toast", full=False)
+    assert "alice" in toast.inner_text()
+    panel = alice.testid("settlement")
+    assert panel.get_attribute("data-winner") == "0"
+    assert "alice played out" in alice.testid("settlement-text").inner_text()
+    assert page.locator("[data-testid=settlement-board] [data-tile]").count() == len(_FINAL)
+    assert page.locator("[data-testid=settlement-board] .domino-last").get_attribute(
+        "data-tile") == "5-5"
+    last = alice.testid("settlement-last").inner_text()
+    assert "[5|5]" in last and "+15" in last, last
+    assert alice.testid("settlement-points").inner_text() == "+15"
+    # The board's screen-reader labels come from the page's translated strings.
+    label = page.locator("[data-testid=settlement-board]").get_attribute("aria-label")
+    assert label == "Board: 5 tiles, ends count 15", label
+
+
+def _check_the_russian_labels(live_stack: Any, alice: Player) -> None:
+    """In Russian the labels are Russian (the page's translated strings)."""
+    page = alice.page
+    alice.context.add_cookies([{"name": "django_language", "value": "ru",
+                                "url": live_stack.url}])
+    page.reload()
+    page.wait_for_function("() => window.tablePage && window.tablePage.version === 10")
+    label = page.locator("#board").get_attribute("aria-label")
+    assert label == "Стол: костей — 4, сумма концов 10", label
+    assert page.locator('#hand [data-tile="5-5"]').get_attribute("aria-label") == "кость 5-5"
+    page.click('#hand [data-tile="5-5"]')
+    place = page.locator('#board .fives-place-active[data-target="4-5"]')
+    assert place.get_attribute("aria-label") == (
+        "сыграть к кости 4-5, старший конец (подходит 5)"), place.get_attribute("aria-label")
+
+
 def test_settlement_shows_the_final_placement(live_stack: Any, browser: Any) -> None:
     """The last placement of a hand arrives with the next deal: the settlement panel shows
     it (final board, last move, a "+15" toast), scripted over a routed websocket."""
     alice = Player(browser, live_stack.url, "alice")
     bob = Player(browser, live_stack.url, "bob")
     try:
-        alice.sign_up()
-        bob.sign_up()
-        for pl in (alice, bob):
-            pl.page.goto(live_stack.url + "/rules/")  # away from the lobby's auto-open
-        _status, made = alice.api("POST", "/api/seeks", {"opponent": "bob", "rated": False})
-        assert made.get("ok"), made
-        _status, accepted = bob.api("POST", f"/api/seeks/{made['seek']}/accept")
-        assert accepted.get("ok"), accepted
+        match_url = _start_a_casual_match(live_stack, alice, bob)
         sockets: list[Any] = []
-        playing = _scripted(
-            10, phase="play", hand_no=0, balances=[140, 160], to_act=0,
-            board={"tiles": _BOARD, "spinner": "6-6", "ends_sum": 10,
-                   "places": [{"target": "4-5", "port": "high", "value": 5},
-                              {"target": "5-6", "port": "low", "value": 5}]},
-            moves=_MOVES, hand=["5-5"], continued=[True, True],
-            hands=[{"hand": 0, "end": None, "jockey": None, "opener": 1, "winner": None,
-                    "sums": None, "settlement": None}],
-            legal=[{"seat": 0, "type": "play", "tile": "5-5", "target": "4-5", "port": "high"},
-                   {"seat": 0, "type": "play", "tile": "5-5", "target": "5-6", "port": "low"}])
-        settled = _scripted(
-            12, phase="continue", hand_no=1, balances=[155, 145], to_act=None,
-            board={"tiles": [], "spinner": None, "ends_sum": 0, "places": []}, moves=[],
-            hand=["0-1", "0-2", "1-3", "2-2", "3-6", "4-4", "0-6"], continued=[False, False],
-            hand_counts=[7, 7], boneyard_count=14, grace_deadline=90.0,
-            hands=[{"hand": 0, "end": "domino", "jockey": None, "opener": 1, "winner": 0,
-                    "sums": None, "settlement": None,
-                    "hands": [[], ["0-0", "1-1", "2-3", "3-4"]],
-                    "board": {"tiles": _FINAL, "spinner": "6-6", "ends_sum": 15,
-                              "places": [{"target": "5-5", "port": "line_b", "value": 5},
-                                         {"target": "5-6", "port": "low", "value": 5}]},
-                    "moves": [*_MOVES, _LAST]},
-                   {"hand": 1, "end": None, "jockey": 0, "opener": None, "winner": None,
-                    "sums": None, "settlement": None}],
-            legal=[{"seat": 0, "type": "continue"}])
+        playing = _playing_script()
+        settled = _settled_script()
 
         def handler(ws: Any) -> None:
             sockets.append(ws)
@@ -525,38 +610,12 @@ def test_settlement_shows_the_final_placement(live_stack: Any, browser: Any) -> 
 
         page = alice.page
         page.route_web_socket("**/ws/matches/**", handler)
-        page.goto(live_stack.url + accepted["match"]["url"])
+        page.goto(live_stack.url + match_url)
         page.wait_for_function("() => window.tablePage && window.tablePage.version === 10")
         assert not alice.testid("settlement").is_visible()
         sockets[-1].send(settled)
-        toast = page.locator("#settlement-toasts .toast", has_text="+15")
-        toast.wait_for(state="visible", timeout=2500)
-        alice.shot("settlement-toast", full=False)
-        assert "alice" in toast.inner_text()
-        panel = alice.testid("settlement")
-        assert panel.get_attribute("data-winner") == "0"
-        assert "alice played out" in alice.testid("settlement-text").inner_text()
-        assert page.locator("[data-testid=settlement-board] [data-tile]").count() == len(_FINAL)
-        assert page.locator("[data-testid=settlement-board] .domino-last").get_attribute(
-            "data-tile") == "5-5"
-        last = alice.testid("settlement-last").inner_text()
-        assert "[5|5]" in last and "+15" in last, last
-        assert alice.testid("settlement-points").inner_text() == "+15"
-        # The board's screen-reader labels come from the page's translated strings.
-        label = page.locator("[data-testid=settlement-board]").get_attribute("aria-label")
-        assert label == "Board: 5 tiles, ends count 15", label
-        # In Russian the labels are Russian (the page's translated strings).
-        alice.context.add_cookies([{"name": "django_language", "value": "ru",
-                                    "url": live_stack.url}])
-        page.reload()
-        page.wait_for_function("() => window.tablePage && window.tablePage.version === 10")
-        label = page.locator("#board").get_attribute("aria-label")
-        assert label == "Стол: костей — 4, сумма концов 10", label
-        assert page.locator('#hand [data-tile="5-5"]').get_attribute("aria-label") == "кость 5-5"
-        page.click('#hand [data-tile="5-5"]')
-        place = page.locator('#board .fives-place-active[data-target="4-5"]')
-        assert place.get_attribute("aria-label") == (
-            "сыграть к кости 4-5, старший конец (подходит 5)"), place.get_attribute("aria-label")
+        _check_the_settlement_panel(alice)
+        _check_the_russian_labels(live_stack, alice)
         assert not alice.errors, alice.errors
     finally:
         alice.context.close()
