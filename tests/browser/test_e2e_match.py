@@ -558,8 +558,9 @@ def _check_the_settlement_panel(alice: Player) -> None:
     page = alice.page
     toast = page.locator("#settlement-toasts .toast", has_text="+15")
     toast.wait_for(state="visible", timeout=2500)
-    alice.shot("settlement-toast", full=False)
+    # Read before the screenshot: the toast goes after 2.6 s, a slow screenshot outlasts it.
     assert "alice" in toast.inner_text()
+    alice.shot("settlement-toast", full=False)
     panel = alice.testid("settlement")
     assert panel.get_attribute("data-winner") == "0"
     assert "alice played out" in alice.testid("settlement-text").inner_text()
