@@ -11,12 +11,14 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 
+from games import registry
 from games.web.api import BadBody, api_view, json_error, parse_json, request_body
 
 from . import clubs, services
 from .errors import Refused
 from .models import Tournament
 from .present import club_detail, club_summary, tournament_detail, tournament_summary
+from .setup import FIELDS
 
 USERNAME = frozenset({"username"})
 
@@ -148,7 +150,6 @@ club_invite = _club_action(_invite)
 def club_leaderboard(request: HttpRequest, club_id: int) -> JsonResponse:
     def run() -> JsonResponse:
         found = clubs.club_by_id(club_id)
-        from games import registry
 
         game = request.GET.get("game", registry.default_game().key)
         if game not in registry.game_keys():
@@ -164,7 +165,6 @@ def club_leaderboard(request: HttpRequest, club_id: int) -> JsonResponse:
 @api_view(["POST"])
 def tournament_create(request: HttpRequest, club_id: int) -> JsonResponse:
     def run() -> JsonResponse:
-        from .setup import FIELDS
 
         found = clubs.club_by_id(club_id)
         created = services.do_create_tournament(_user(request), found, _body(request, FIELDS))

@@ -13,15 +13,17 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import RequestDataTooBig
+from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
+from accounts.credentials import do_revoke_token
 from accounts.models import AccessToken
 from accounts.tokens import token_from_header, user_for_token
 from games.live import live_limits
-from games.models import Match
+from games.models import Match, MatchSeat
 from games.play import lobby, services
 from games.play.store import export_record
 
@@ -280,9 +282,7 @@ def seek_cancel(request: HttpRequest, seek_id: int) -> JsonResponse:
 @api_view(["GET"])
 def matches(request: HttpRequest) -> JsonResponse:
     user = request.api_user  # type: ignore[attr-defined]
-    from django.db.models import Exists, OuterRef
 
-    from games.models import MatchSeat
 
     qs = Match.objects.filter(Exists(MatchSeat.objects.filter(match=OuterRef("pk"), user=user)))
     status = request.GET.get("status")
@@ -442,7 +442,6 @@ def tokens(request: HttpRequest) -> JsonResponse:
 
 @api_view(["POST"], session_only=True)
 def token_revoke(request: HttpRequest, token_id: int) -> JsonResponse:
-    from accounts.credentials import do_revoke_token
 
     user = request.api_user  # type: ignore[attr-defined]
     if not do_revoke_token(user, token_id):  # its sockets close

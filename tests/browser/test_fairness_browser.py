@@ -124,7 +124,7 @@ def test_every_games_replay_page_verifies_and_names_a_changed_event(live_stack: 
             elif changed["format"] == "hidden-nim/1":  # the test-only game: one deal
                 deck = changed["deal"]["deck"]
                 deck[0], deck[1] = deck[1], deck[0]
-                named = "the deal"
+                named = "deal"
             else:
                 deal = changed["hands"][0]["deal"]
                 deal["hands"][0][0], deal["hands"][1][0] = deal["hands"][1][0], deal["hands"][0][0]

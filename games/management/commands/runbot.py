@@ -7,6 +7,11 @@ import os
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
+from django.utils import timezone
+
+from accounts.models import AccessToken
+from bots.runner import run
+from games.play.lobby import bot_user
 
 
 class Command(BaseCommand):
@@ -17,14 +22,10 @@ class Command(BaseCommand):
                                                             "http://127.0.0.1:8000"))
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from bots.runner import run
 
         token = os.environ.get("BOT_TOKEN")
         if not token:
-            from django.utils import timezone
 
-            from accounts.models import AccessToken
-            from games.play.lobby import bot_user
 
             bot = bot_user()
             AccessToken.objects.filter(user=bot, name="computer player",

@@ -86,13 +86,8 @@ function pill(text, title) {
   return { pill: p, label, value };
 }
 
-export function mount(element, viewer) {
-  useStyle(new URL("../../css/board.css", import.meta.url));
-  useStyle(new URL("./replay.css", import.meta.url));
-  const t = (key, params) => viewer.t(key, params);
-  const labels = {};
-  for (const key of LABEL_KEYS) labels[key] = t(`sb_lbl_${key}`);
-
+/** The page this module draws in its element: the table, the list of hands, the tug of war. */
+function buildPage(t) {
   const table = node("div", "rp-table");
   const boardWrap = node("section", "rp-board-wrap");
   boardWrap.setAttribute("aria-label", t("sb_lbl_board_empty"));
@@ -129,9 +124,137 @@ export function mount(element, viewer) {
 
   const root = node("div", "sbr");
   root.append(table, handsCard, chartCard);
-  element.replaceChildren(root);
+  return { root, svg, handPill, phasePill, ends, boneyard, seats, handsList, chartSvg };
+}
+
+/** How hand ``h`` ended, in words. */
+function handEndText({ B, t, viewer }, h) {
+  const summary = B.data.hands?.[h];
+  if (!summary || !summary.end) return "";
+  if (summary.end === "domino") {
+    return t("sb_end_domino", { name: viewer.nameOf(B.data.frames[B.lasts[h]]?.action?.seat) });
+  }
+  if (summary.end === "blocked") {
+    return summary.sums
+      ? t("sb_end_blocked", { a: summary.sums[0], b: summary.sums[1], points: summary.settlement ?? 0 })
+      : t("sb_end_blocked_short");
+  }
+  if (summary.end === "match_over") return t("sb_end_match_over");
+  return summary.end;
+}
+
+/** The list of hands: a button each, to its first move. */
+function drawHandsList(ctx, data) {
+  const { B, t, viewer, handsList } = ctx;
+  const items = [];
+  (data.hands || []).forEach((summary, h) => {
+    const start = B.starts[h];
+    if (start === undefined) return;
+    const btn = node("button", "rp-hands__btn");
+    btn.type = "button";
+    btn.dataset.hand = String(h);
+    const opening = summary.jockey == null ? t("sb_opening_hierarchy") : t("sb_opening_auction");
+    const bal = data.balances_by_hand?.[h + 1];
+    btn.append(
+      node("span", "rp-hands__title", t("sb_hand", { n: h + 1 })),
+      node("span", "rp-hands__opening", opening),
+      node("span", "rp-hands__score", bal ? `${bal[0]}–${bal[1]}` : ""),
+      node("span", "rp-hands__end", summary.end ? handEndText(ctx, h) : t("sb_end_running")),
+    );
+    btn.addEventListener("click", () => viewer.go(start));
+    const li = node("li", "rp-hands__item");
+    li.append(btn);
+    items.push(li);
+  });
+  handsList.replaceChildren(...items);
+}
+
+/** The tug of war: the first seat's balance at every move, the hands marked. */
+function chartOptions({ B, t, viewer }, data) {
+  const start = data.rules?.start_points ?? 150;
+  const points = [[0, start]];
+  data.frames.forEach((f, i) => points.push([i + 1, f.balances?.[0] ?? f.action?.balances?.[0] ?? start]));
+  const handEnds = [];
+  B.lasts.forEach((last, h) => {
+    const bal = data.balances_by_hand?.[h + 1];
+    if (bal && data.hands?.[h]?.end) handEnds.push([last + 1, bal[0]]);
+  });
+  const vLines = B.starts
+    .map((s, h) => ({ x: s + 0.5, label: t("sb_hand_short", { n: h + 1 }), className: "chart-vline--hand" }))
+    .filter((v, h) => h > 0 || B.starts.length > 1);
+  return {
+    title: t("sb_chart_title", { a: viewer.nameOf(0), b: viewer.nameOf(1) }),
+    height: 230,
+    series: [
+      { points, className: "chart-line--balance", step: true, fillTo: start, fillAbove: "chart-area--seat0", fillBelow: "chart-area--seat1" },
+      // a dot at each hand's end, while there are few enough to tell apart
+      { points: handEnds.length <= 40 ? handEnds : [], className: "chart-line--none chart-dots--hand", dots: true },
+    ],
+    x: { min: 0, max: Math.max(1, data.frames.length), integer: true, label: t("sb_chart_x") },
+    y: { min: 0, max: 2 * start, ticks: [0, start / 2, start, start * 1.5, 2 * start] },
+    refLines: [{ y: start, label: t("sb_chart_start"), className: "chart-ref--centre" }],
+    vLines,
+    edgeLabels: { top: t("sb_chart_ahead", { name: viewer.nameOf(0) }), bottom: t("sb_chart_ahead", { name: viewer.nameOf(1) }) },
+    marker: { x: 1, y: points[1]?.[1] },
+    onPick: (x) => viewer.go(Math.max(0, Math.round(x) - 1)),
+  };
+}
+
+/** An action in words, and the points badge it earns. */
+function actionText({ t, viewer }, frame, before) {
+  const a = frame.action || {};
+  const name = viewer.nameOf(a.seat);
+  const port = (p) => t(`sb_port_${p}`);
+  let text;
+  let badge = "";
+  switch (a.type) {
+    case "play":
+      text = a.target ? t("sb_play", { name, tile: a.tile, target: a.target, port: port(a.port) })
+        : t("sb_open", { name, tile: a.tile });
+      if (a.points) badge = t("sb_gain", { points: a.points });
+      break;
+    case "draw": {
+      const tile = drawnTile(frame, before, a.seat);
+      text = tile ? t("sb_draw", { name, tile }) : t("sb_draw_hidden", { name });
+      break;
+    }
+    case "pass":
+      text = a.forced ? t("sb_forced_pass", { name }) : t("sb_pass", { name });
+      break;
+    case "bid":
+      text = t("sb_bid", { name, amount: a.amount });
+      break;
+    case "accept":
+      text = t("sb_accept", { name });
+      if (a.points) badge = t("sb_paid", { points: a.points });
+      break;
+    case "decline":
+    case "continue":
+    case "reveal":
+    case "resign":
+    case "abort":
+      text = t(`sb_${a.type}`, { name });
+      break;
+    default:
+      text = t("sb_unknown", { name, type: a.type });
+  }
+  if (a.forced && a.type !== "pass") text = `${text} (${t("sb_forced")})`;
+  return { text, badge };
+}
+
+export function mount(element, viewer) {
+  useStyle(new URL("../../css/board.css", import.meta.url));
+  useStyle(new URL("./replay.css", import.meta.url));
+  const t = (key, params) => viewer.t(key, params);
+  const labels = {};
+  for (const key of LABEL_KEYS) labels[key] = t(`sb_lbl_${key}`);
+
+  const page = buildPage(t);
+  const { svg, handPill, phasePill, ends, boneyard, seats, handsList, chartSvg } = page;
+  element.replaceChildren(page.root);
 
   const B = { data: null, starts: [], lasts: [], chart: null };
+  const ctx = { B, t, viewer, handsList };
 
   // ---------------------------------------------------------------- per replay
 
@@ -141,79 +264,10 @@ export function mount(element, viewer) {
     seats.forEach((s, seat) => {
       s.name.textContent = viewer.nameOf(seat);
     });
-    drawHandsList(data);
+    drawHandsList(ctx, data);
     if (B.chart) B.chart.destroy();
     // Drawn once the card is in the page (it measures itself).
-    B.chart = lineChart(chartSvg, chartOptions(data));
-  }
-
-  function handEndText(h) {
-    const summary = B.data.hands?.[h];
-    if (!summary || !summary.end) return "";
-    if (summary.end === "domino") {
-      return t("sb_end_domino", { name: viewer.nameOf(B.data.frames[B.lasts[h]]?.action?.seat) });
-    }
-    if (summary.end === "blocked") {
-      return summary.sums
-        ? t("sb_end_blocked", { a: summary.sums[0], b: summary.sums[1], points: summary.settlement ?? 0 })
-        : t("sb_end_blocked_short");
-    }
-    if (summary.end === "match_over") return t("sb_end_match_over");
-    return summary.end;
-  }
-
-  function drawHandsList(data) {
-    const items = [];
-    (data.hands || []).forEach((summary, h) => {
-      const start = B.starts[h];
-      if (start === undefined) return;
-      const btn = node("button", "rp-hands__btn");
-      btn.type = "button";
-      btn.dataset.hand = String(h);
-      const opening = summary.jockey == null ? t("sb_opening_hierarchy") : t("sb_opening_auction");
-      const bal = data.balances_by_hand?.[h + 1];
-      btn.append(
-        node("span", "rp-hands__title", t("sb_hand", { n: h + 1 })),
-        node("span", "rp-hands__opening", opening),
-        node("span", "rp-hands__score", bal ? `${bal[0]}–${bal[1]}` : ""),
-        node("span", "rp-hands__end", summary.end ? handEndText(h) : t("sb_end_running")),
-      );
-      btn.addEventListener("click", () => viewer.go(start));
-      const li = node("li", "rp-hands__item");
-      li.append(btn);
-      items.push(li);
-    });
-    handsList.replaceChildren(...items);
-  }
-
-  function chartOptions(data) {
-    const start = data.rules?.start_points ?? 150;
-    const points = [[0, start]];
-    data.frames.forEach((f, i) => points.push([i + 1, f.balances?.[0] ?? f.action?.balances?.[0] ?? start]));
-    const handEnds = [];
-    B.lasts.forEach((last, h) => {
-      const bal = data.balances_by_hand?.[h + 1];
-      if (bal && data.hands?.[h]?.end) handEnds.push([last + 1, bal[0]]);
-    });
-    const vLines = B.starts
-      .map((s, h) => ({ x: s + 0.5, label: t("sb_hand_short", { n: h + 1 }), className: "chart-vline--hand" }))
-      .filter((v, h) => h > 0 || B.starts.length > 1);
-    return {
-      title: t("sb_chart_title", { a: viewer.nameOf(0), b: viewer.nameOf(1) }),
-      height: 230,
-      series: [
-        { points, className: "chart-line--balance", step: true, fillTo: start, fillAbove: "chart-area--seat0", fillBelow: "chart-area--seat1" },
-        // a dot at each hand's end, while there are few enough to tell apart
-        { points: handEnds.length <= 40 ? handEnds : [], className: "chart-line--none chart-dots--hand", dots: true },
-      ],
-      x: { min: 0, max: Math.max(1, data.frames.length), integer: true, label: t("sb_chart_x") },
-      y: { min: 0, max: 2 * start, ticks: [0, start / 2, start, start * 1.5, 2 * start] },
-      refLines: [{ y: start, label: t("sb_chart_start"), className: "chart-ref--centre" }],
-      vLines,
-      edgeLabels: { top: t("sb_chart_ahead", { name: viewer.nameOf(0) }), bottom: t("sb_chart_ahead", { name: viewer.nameOf(1) }) },
-      marker: { x: 1, y: points[1]?.[1] },
-      onPick: (x) => viewer.go(Math.max(0, Math.round(x) - 1)),
-    };
+    B.chart = lineChart(chartSvg, chartOptions(ctx, data));
   }
 
   // ---------------------------------------------------------------- the viewer's questions
@@ -221,45 +275,9 @@ export function mount(element, viewer) {
   function describe(frame, index, data) {
     if (B.data !== data) prepare(data);
     const before = index > 0 ? data.frames[index - 1] : null;
-    const a = frame.action || {};
-    const name = viewer.nameOf(a.seat);
-    const port = (p) => t(`sb_port_${p}`);
-    let text;
-    let badge = "";
-    switch (a.type) {
-      case "play":
-        text = a.target ? t("sb_play", { name, tile: a.tile, target: a.target, port: port(a.port) })
-          : t("sb_open", { name, tile: a.tile });
-        if (a.points) badge = t("sb_gain", { points: a.points });
-        break;
-      case "draw": {
-        const tile = drawnTile(frame, before, a.seat);
-        text = tile ? t("sb_draw", { name, tile }) : t("sb_draw_hidden", { name });
-        break;
-      }
-      case "pass":
-        text = a.forced ? t("sb_forced_pass", { name }) : t("sb_pass", { name });
-        break;
-      case "bid":
-        text = t("sb_bid", { name, amount: a.amount });
-        break;
-      case "accept":
-        text = t("sb_accept", { name });
-        if (a.points) badge = t("sb_paid", { points: a.points });
-        break;
-      case "decline":
-      case "continue":
-      case "reveal":
-      case "resign":
-      case "abort":
-        text = t(`sb_${a.type}`, { name });
-        break;
-      default:
-        text = t("sb_unknown", { name, type: a.type });
-    }
-    if (a.forced && a.type !== "pass") text = `${text} (${t("sb_forced")})`;
+    const { text, badge } = actionText(ctx, frame, before);
     const hand = handOf(frame);
-    const end = B.lasts[hand] === index ? handEndText(hand) : "";
+    const end = B.lasts[hand] === index ? handEndText(ctx, hand) : "";
     return {
       text, badge, tag: t("sb_hand", { n: hand + 1 }),
       note: end ? t("sb_hand_over", { n: hand + 1, what: end }) : "",
