@@ -204,11 +204,15 @@
     return rules;
   }
 
-  /* The starting-points choice is shown for casual games only. */
-  function linkPoints(ratedSelect, pointsSelect) {
+  /* The starting-points choice is shown for casual games of a game that has it (its
+     headline convention) only; ``formGame`` gives the form's game (default: the first). */
+  function linkPoints(ratedSelect, pointsSelect, formGame) {
     var field = pointsSelect && pointsSelect.closest(".field");
     if (!field) return;
-    function sync() { field.hidden = ratedSelect.value === "rated"; }
+    function sync() {
+      var game = formGame ? formGame() : defaultGame();
+      field.hidden = ratedSelect.value === "rated" || !game.headline;
+    }
     ratedSelect.addEventListener("change", sync);
     window.addEventListener("pageshow", sync); // a form restored by the browser
     sync();
@@ -409,7 +413,12 @@
   var challengeRated = document.getElementById("challenge-rated");
   var challengeFeedback = document.getElementById("challenge-feedback");
   var challengePoints = document.getElementById("challenge-points");
-  linkPoints(challengeRated, challengePoints);
+  var challengeGame = document.getElementById("challenge-game");
+  var challengeOf = function () { return gameOf(challengeGame.value) || defaultGame(); };
+  linkPoints(challengeRated, challengePoints, challengeOf);
+  challengeGame.addEventListener("change", function () {
+    challengeRated.dispatchEvent(new Event("change")); // the points follow the game
+  });
   challengeForm.addEventListener("submit", function (event) {
     event.preventDefault();
     var name = challengeName.value.trim();
@@ -421,8 +430,8 @@
     var btn = challengeForm.querySelector("[type=submit]");
     busy(btn, true);
     show(challengeFeedback, "");
-    var challenge = { opponent: name, rated: challengeRated.value === "rated" };
-    var challengeRules = tableRules(challengeRated, challengePoints);
+    var challenge = { opponent: name, rated: challengeRated.value === "rated", game: challengeOf().key };
+    var challengeRules = tableRules(challengeRated, challengePoints, challengeOf());
     if (challengeRules) challenge.rules = challengeRules;
     api("POST", "/api/seeks", challenge)
       .then(function () {

@@ -167,3 +167,36 @@ def test_a_table_waits_until_its_seats_are_taken(live_stack: Any, browser: Any) 
     finally:
         for person in people:
             person.close()
+
+
+def test_a_challenge_names_its_game(live_stack: Any, browser: Any) -> None:
+    """The challenge form offers every game; the starting points only where the game has
+    them (its headline convention) and the table is casual; the challenge is for the game
+    chosen."""
+    ann = Person(browser, live_stack.url, "annchal")
+    bob = Person(browser, live_stack.url, "bobchal")
+    try:
+        for person in (ann, bob):
+            person.sign_up()
+        offered = ann.page.eval_on_selector_all("[data-testid=challenge-game] option",
+                                                "els => els.map(e => e.value)")
+        assert offered == registry.game_keys(), offered
+        ann.testid("challenge-rated").select_option("casual")
+        for plugin in registry.all_games():
+            ann.testid("challenge-game").select_option(plugin.key)
+            assert ann.testid("challenge-points").is_visible() == bool(
+                plugin.headline_convention), plugin.key
+        game = registry.all_games()[-1].key  # not the default game
+        ann.testid("challenge-game").select_option(game)
+        ann.testid("challenge-name").fill("bobchal")
+        with ann.page.expect_response("**/api/seeks") as answer:
+            ann.testid("challenge-submit").click()
+        assert answer.value.json()["ok"] is True, answer.value.json()
+        status, mine = ann.api("GET", "/api/seeks", None)
+        assert status == 200
+        challenges = [s for s in mine["my_challenges"] if s["opponent"] == "bobchal"]
+        assert [s["game"] for s in challenges] == [game], mine
+        no_problems(ann)
+    finally:
+        ann.close()
+        bob.close()

@@ -651,7 +651,8 @@ function analysisPart(ctx) {
     for (const d of data.decisions || []) {
       const tr = document.createElement("tr");
       tr.dataset.testid = "dice-analysis-row";
-      const costly = d.cost > 1e-9;
+      // A cost that rounds to 0.0 is a tie with the best choice, not a mistake.
+      const costly = Number(num(d.cost)) > 0;
       tr.className = `seat-${d.seat}${costly ? " is-costly" : " is-best"}`;
       tr.append(cell("td", String(d.round + 1)));
       if (multi) tr.append(cell("td", shell.nameOf(d.seat)));

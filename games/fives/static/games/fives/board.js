@@ -164,7 +164,10 @@ function infoPart(ctx) {
     const last = plays[plays.length - 1];
     el.last.hidden = !last;
     if (last) {
-      el.last.textContent = t("fives_last_points", { name: shell.nameOf(last.seat), points: last.points });
+      // "+0" says nothing: a placement that scored nothing names only who made it.
+      el.last.textContent = last.points > 0
+        ? t("fives_last_points", { name: shell.nameOf(last.seat), points: last.points })
+        : t("fives_last_play", { name: shell.nameOf(last.seat) });
       el.last.classList.toggle("is-scoring", last.points > 0);
     }
     return last;
