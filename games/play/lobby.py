@@ -195,21 +195,27 @@ def do_one_device(me: AbstractBaseUser, game: Any = None) -> Match:
 
 
 def do_rematch(me: AbstractBaseUser, match: Match) -> Match | Seek:
+    """Again, with the same settings: alone or against the computer, a new match at once;
+    against one person, a challenge to them; at a larger table, the same table offered in
+    the lobby (the computer keeping its seats)."""
     if match.status == Match.Status.ACTIVE:
         raise LobbyError(_("The match is still being played."))
     if match.one_device:
         return do_one_device(me, match.game)
-    seat = match.seat_of(me.pk)
-    if seat is None:
+    if match.seat_of(me.pk) is None:
         raise LobbyError(_("You did not play in that match."))
+    computer = bot_user().pk
     others = [uid for uid in match.seat_users if uid != me.pk]
-    if len(others) != 1:
-        raise LobbyError(_("A rematch is for two-player matches."))
-    opponent = get_user_model().objects.get(pk=others[0])
-    if opponent.username == BOT_USERNAME:
+    people = [uid for uid in others if uid != computer]
+    if not people:
         return do_play_computer(me, match.game, match.seat_count, match.rules or None)
-    return _open_once(me, opponent=opponent, rated=match.rated, game=match.game,
-                      rules=match.rules or {})
+    if len(others) == 1:
+        opponent = get_user_model().objects.get(pk=people[0])
+        return _open_once(me, opponent=opponent, rated=match.rated, game=match.game,
+                          rules=match.rules or {})
+    return _open_once(me, opponent=None, rated=match.rated, rules=match.rules or {},
+                      game=match.game, seats=match.seat_count,
+                      computer_seats=len(others) - len(people))
 
 
 def open_seeks_for(me: AbstractBaseUser) -> dict[str, list[dict[str, object]]]:

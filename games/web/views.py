@@ -67,6 +67,8 @@ TABLE_STRINGS = {
     "sound_off": gettext_lazy("Sound off"),
     "rematch_offered": gettext_lazy(
         "Rematch offered: waiting for {name} to accept it in the lobby."),
+    "rematch_table": gettext_lazy(
+        "The same table is offered in the lobby: it starts when its seats are taken."),
 }
 
 

@@ -6,7 +6,7 @@
  * fresh snapshot (`sync`) when a result reports a version it has not seen, ticks the
  * clocks from `server_now`, and draws what every game has: the seat panels (name,
  * score, clock, to-act marker, rank), the connection state, the result banner and the
- * Resign and Abort buttons, and Rematch. Everything else is the game's board, an ES
+ * Resign and Abort buttons, and Rematch (again with the same settings, for every table). Everything else is the game's board, an ES
  * module named by the game's plugin (`board_module`) whose markup is included from
  * `board_template`:
  *
@@ -514,7 +514,7 @@ function renderResult(view, ranks) {
     }),
   );
   el.ratings.hidden = !changes.length;
-  if (el.rematch) el.rematch.hidden = ROLE === "spectator" || SEATS !== 2 || status === "annulled";
+  if (el.rematch) el.rematch.hidden = ROLE === "spectator" || status === "annulled";
   if (el.result.hidden) {
     el.result.hidden = false;
     announce(`${title}. ${text}`);
@@ -589,7 +589,8 @@ async function rematch() {
   }
   if (data.ok && data.seek != null) {
     const opponent = [...Array(SEATS).keys()].find((s) => !MY_SEATS.includes(s));
-    el.rematchNote.textContent = t("rematch_offered", { name: nameOf(opponent ?? 0) });
+    el.rematchNote.textContent = SEATS > 2
+      ? t("rematch_table") : t("rematch_offered", { name: nameOf(opponent ?? 0) });
     el.rematchNote.hidden = false;
     return;
   }

@@ -205,6 +205,7 @@ def _check_the_solo_result(pl: Player, recorded: list[int]) -> None:
     assert str(sum(recorded)) in outcome.inner_text()
     assert pl.testid("dice-bests-link").is_visible()
     assert not pl.testid("dice-actions").is_visible()
+    assert pl.testid("rematch").is_visible()  # again, the same settings, alone too
     # The analysis: five decisions, each beside the best one.
     pl.page.locator("[data-testid=dice-analysis-row]").nth(4).wait_for()
     assert pl.page.locator("[data-testid=dice-analysis-row]").count() == 5

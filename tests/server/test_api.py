@@ -13,6 +13,8 @@ from django.utils import timezone
 
 from accounts.models import AccessToken
 from games.models import Match, Seek
+from games.play.lobby import bot_user, do_rematch
+from games.play.services import do_create_match
 from games.play.store import load_engine
 from games.spectacular_bid.record import parse
 from games.spectacular_bid.replay import replay, report
@@ -334,6 +336,23 @@ def test_rematch(alice, bob, carol) -> None:
     assert accepted.status_code == 201
     assert accepted.json()["match"]["players"] == ["bob", "alice"]
     assert bob.post(f"/api/matches/{uuid.uuid4()}/rematch").status_code == 404
+
+
+def test_rematch_for_every_table(alice, bob) -> None:
+    """Alone: a new game at once; at a larger table: the same table offered again."""
+    solo = do_create_match(alice.user, rated=False, game="dice")
+    Match.objects.filter(pk=solo.pk).update(status=Match.Status.FINISHED)
+    again = do_rematch(alice.user, Match.objects.get(pk=solo.pk))
+    assert isinstance(again, Match) and (again.game, again.seat_count) == ("dice", 1)
+    computer = bot_user()
+    table = do_create_match(alice.user, bob.user, computer, computer, rated=False, game="fives",
+                            rules={"target": 100})
+    Match.objects.filter(pk=table.pk).update(status=Match.Status.FINISHED)
+    offered = do_rematch(bob.user, Match.objects.get(pk=table.pk))
+    assert isinstance(offered, Seek)
+    assert (offered.game, offered.seats, offered.computer_seats, offered.opponent) == (
+        "fives", 4, 2, None)
+    assert offered.rules["target"] == 100
 
 
 def test_rematch_the_computer_starts_a_match(alice) -> None:
