@@ -478,6 +478,13 @@ def _check_the_clock_and_a_refused_play(page: Any, sockets: list[Any],
     page.wait_for_selector("[data-testid=clock-0].is-running.in-delay")
     assert page.locator("[data-testid=delay-0]").is_visible()
     assert page.locator("[data-testid=clock-1]").inner_text() == "0:08"
+    # By keyboard: Enter on a tile picks it and its first place takes the focus (no
+    # Tabbing back through the page); Escape lets it go.
+    page.focus('#hand [data-tile="4-6"]')
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.dataset.target") == "6-6"
+    page.keyboard.press("Escape")
+    assert page.locator("#board .fives-place-active").count() == 0
     # Selecting a tile highlights exactly its legal places; a click sends the play.
     page.click('#hand [data-tile="2-6"]')
     assert page.locator("#board .fives-place-active").count() == 2

@@ -187,10 +187,20 @@ function playArea(ctx) {
     } else {
       B.selected = tile;
       B.selectedFor = c.me;
+      B.focusPlace = lastKey; // picked by keyboard: its first place takes the focus
     }
     shell.clearFlash();
     render();
   }
+
+  // renderHand reports clicks and keys alike; note which it was, for the focus.
+  let lastKey = false;
+  el.hand.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") lastKey = true;
+  }, true);
+  el.hand.addEventListener("pointerdown", () => {
+    lastKey = false;
+  }, true);
 
   function onPlaceClick(place) {
     const c = context();
@@ -266,6 +276,8 @@ function playArea(ctx) {
       lastTile: lastPlayedTile(pub.moves),
       labels,
     });
+    if (B.focusPlace && highlight.length) el.board.querySelector(".fives-place-active")?.focus();
+    B.focusPlace = false;
     el.board.parentElement.classList.toggle("is-empty", !(board.tiles && board.tiles.length) && !highlight.length);
     const sum = board.ends_sum ?? 0;
     el.endsSum.textContent = String(sum);
@@ -306,12 +318,15 @@ function playArea(ctx) {
       return;
     }
     const playable = playableTiles(mine);
+    // Drawn again, the hand keeps the keyboard's place.
+    const focused = document.activeElement?.closest?.("#hand [data-tile]")?.getAttribute("data-tile");
     renderHand(el.hand, mine.hand, {
       selected: B.selected,
       playable,
       onTileClick: playable.length ? onTileClick : null,
       labels,
     });
+    if (focused && !B.focusPlace) el.hand.querySelector(`[data-tile="${focused}"][tabindex]`)?.focus();
     el.btnDraw.hidden = !(pub.board && pub.board.tiles && pub.board.tiles.length);
     el.btnDraw.disabled = !hasLegal(mine, "draw") || B.busy;
     el.btnOpen.hidden = !(B.selected && playsFor(mine, B.selected).some((p) => p.target == null));
@@ -690,6 +705,7 @@ export function mount(element, shell) {
     selectedFor: null, // the seat it belongs to (one device)
     bidChoice: null,
     busy: false, // a command of this board waits for its answer
+    focusPlace: false, // a tile picked by keyboard: focus its first place once drawn
     seenHand: null, // hand_no of the moves already told
     seenMoves: 0,
     balances: null,
