@@ -200,3 +200,28 @@ def test_a_challenge_names_its_game(live_stack: Any, browser: Any) -> None:
     finally:
         ann.close()
         bob.close()
+
+
+def test_the_language_menu_waits_for_the_keyboard(live_stack: Any, browser: Any) -> None:
+    """Arrows move through the languages without leaving the page; Enter applies the one
+    reached (a keyboard user can get to the last language)."""
+    visitor = Person(browser, live_stack.url, "langvisitor")
+    try:
+        visitor.go("/rules/")
+        menu = visitor.testid("language")
+        codes = visitor.page.eval_on_selector_all("[data-testid=language] option",
+                                                  "els => els.map(e => e.value)")
+        start = menu.input_value()
+        visitor.page.evaluate("() => { window.__same_page = true; }")
+        menu.focus()
+        for _ in range(len(codes) - 1 - codes.index(start)):
+            visitor.page.keyboard.press("ArrowDown")
+        # Not sent on the first arrow: the page was not loaded again.
+        assert visitor.page.evaluate("() => window.__same_page === true")
+        assert menu.input_value() == codes[-1]
+        with visitor.page.expect_navigation():
+            visitor.page.keyboard.press("Enter")
+        assert visitor.testid("language").input_value() == codes[-1]
+        visitor.context.clear_cookies()
+    finally:
+        visitor.close()
