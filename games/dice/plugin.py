@@ -58,6 +58,9 @@ class DicePlugin(GamePlugin):
     versionless = frozenset({"resign"})
     # The board on the shared match page (templates/games/table.html).
     replay_strings = REPLAY_STRINGS
+    win_reasons = {"finished": gettext_noop("every round played"),
+                   "time": gettext_noop("on time"), "resign": gettext_noop("by resignation")}
+    average_label = gettext_noop("Points per game")
 
     # -- table conventions ------------------------------------------------------
 

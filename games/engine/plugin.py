@@ -149,6 +149,17 @@ class GamePlugin(ABC):
             if not getattr(cls, attribute):
                 setattr(cls, attribute, path.format(folder))
 
+    # -- a player's profile ------------------------------------------------------------
+    # How this game's matches are won, in the words of the game: each result reason it
+    # gives (``Match.reason``) and a few words for it, plain English marked with
+    # ``gettext_noop`` (a win for any other reason counts as "other"). And the average
+    # score: its label, and what it is measured against ({baseline}: the score_baseline of
+    # the standard rules; "" to say nothing).
+    win_reasons: dict[str, str] = {
+        "time": gettext_noop("on time"), "resign": gettext_noop("by resignation")}
+    average_label: str = gettext_noop("Points per game")
+    average_detail: str = ""
+
     # -- actions that end a match rather than play it -------------------------------
     # The action types (record-shaped ``type``) that end a match without a move of the
     # game: no tournament counts them as a first move. ``forfeit_action`` gives the match

@@ -47,6 +47,8 @@ class FivesPlugin(GamePlugin):
     seat_counts = (2, 4)
     versionless = frozenset({"resign"})
     replay_strings = REPLAY_STRINGS
+    win_reasons = {"target": gettext_noop("reaching the target"), "time": gettext_noop("on time"),
+                   "resign": gettext_noop("by resignation")}
 
     # -- table conventions ------------------------------------------------------
 

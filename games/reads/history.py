@@ -79,43 +79,46 @@ def seat_rows(matches: list[Match]) -> dict[Any, list[MatchSeat]]:
 
 
 def player_stats(user: Any, game: str | None = None) -> dict[str, Any]:
-    """Matches, wins by points and on time, losses, average points won, current streak,
-    for one game; one-device games are counted apart (``practice``) and nowhere else.
+    """Matches, wins by each of the game's reasons (``wins_by``: [(words, count)], and
+    ``wins_other``), losses, average points won, current streak, for one game; one-device
+    games are counted apart (``practice``) and nowhere else.
     (The player's rating is the ratings app's: ``ratings/views.py``.)
 
     Counted by the database (a player may have thousands of matches); only the streak
     reads rows, newest first, until it breaks.
     """
 
-    game = registry.default_game().key if game is None else game
+    plugin = registry.default_game() if game is None else registry.game(game)
     finished = MatchSeat.objects.filter(user=user, match__status=Match.Status.FINISHED,
-                                        match__game=game)
+                                        match__game=plugin.key)
     practice = finished.filter(match__one_device=True).values("match").distinct().count()
     played = finished.filter(match__one_device=False)
     won = Q(rank=1)
+    reasons = list(plugin.win_reasons)
     totals = played.aggregate(
         matches=Count("id"), score=Sum("score"),
-        wins_points=Count("id", filter=won & Q(match__reason="points")),
-        wins_time=Count("id", filter=won & Q(match__reason="time")),
-        wins_other=Count("id", filter=won & ~Q(match__reason__in=["points", "time"])),
+        **{f"wins_{i}": Count("id", filter=won & Q(match__reason=reason))
+           for i, reason in enumerate(reasons)},
+        wins_other=Count("id", filter=won & ~Q(match__reason__in=reasons)),
         losses=Count("id", filter=Q(rank__gt=1)))
     count = totals["matches"]
-    try:
-        plugin = registry.game(game)
-    except registry.UnknownGame:
-        baseline = 0
-    else:  # what each match started from (a table's starting points), per variant
-        baseline = sum(plugin.score_baseline(row["match__rules"] or {}) * row["n"]
-                       for row in played.values("match__rules").annotate(n=Count("id")))
+    # What each match started from (a table's starting points), per variant.
+    baseline = sum(plugin.score_baseline(row["match__rules"] or {}) * row["n"]
+                   for row in played.values("match__rules").annotate(n=Count("id")))
     streak, streak_kind = _streak(played)
+    wins_by = [(_(plugin.win_reasons[reason]), totals[f"wins_{i}"])
+               for i, reason in enumerate(reasons)]
     return {
-        "game": game,
+        "game": plugin.key,
         "matches": count,
         "practice": practice,
-        "wins_points": totals["wins_points"],
-        "wins_time": totals["wins_time"],
+        "wins": sum(n for _words, n in wins_by) + totals["wins_other"],
+        "wins_by": wins_by,
         "wins_other": totals["wins_other"],
         "losses": totals["losses"],
+        "average_label": _(plugin.average_label),
+        "average_detail": _(plugin.average_detail).format(
+            baseline=plugin.score_baseline({})) if plugin.average_detail else "",
         "average_points_won": round(((totals["score"] or 0) - baseline) / count, 1)
         if count else 0,
         "streak": f"{streak}{streak_kind}" if streak_kind else "",

@@ -46,6 +46,10 @@ class SpectacularBid(GamePlugin):
     rated_standard = True
     headline_convention = "start_points"
     replay_strings = REPLAY_STRINGS
+    win_reasons = {"points": gettext_noop("on points"), "time": gettext_noop("on time"),
+                   "resign": gettext_noop("by resignation")}
+    average_label = gettext_noop("Points won per match")
+    average_detail = gettext_noop("on average, against the {baseline} each player starts with")
     terminal_actions = frozenset({"resign", "abort"})
     abort_action = "abort"  # before the first decision: no result
 

@@ -215,6 +215,15 @@ def test_leaderboard_ranks_continue_across_pages(client) -> None:
     assert 'rel="prev" href="?page=1"' in html
 
 
+def test_a_profile_speaks_of_each_game_in_its_words(client, league) -> None:
+    """The dice tab counts dice wins by the dice game's reasons and says nothing of
+    starting points."""
+    html = get(client, "/players/alice/", game="dice")
+    wins_by = re.search(r'data-testid="stat-wins-by">(.*?)</span>', html, re.S).group(1)
+    assert "every round played" in wins_by and "on points" not in wins_by
+    assert "each player starts with" not in html
+
+
 def test_empty_leaderboard(client) -> None:
     html = get(client, "/leaderboard/")
     assert 'data-testid="leaderboard-empty"' in html
@@ -232,6 +241,10 @@ def test_profile_shows_the_numbers_and_the_chart(client, league) -> None:
     # alice: one win on points, one loss on time (the aborted match is not finished)
     assert re.search(r'data-testid="stat-matches">2<', html)
     assert re.search(r'data-testid="stat-wins">1<', html)
+    # In the game's own words: Spectacular Bid's wins are on points, on time, by resignation.
+    wins_by = re.search(r'data-testid="stat-wins-by">(.*?)</span>', html, re.S).group(1)
+    assert " ".join(wins_by.split()) == "1 on points · 0 on time · 0 by resignation · 0 other"
+    assert "against the 150 each player starts with" in html
     assert re.search(r'data-testid="stat-losses">1<', html)
     assert re.search(r'data-testid="stat-streak">1L<', html)
     assert "1512?" in html  # rating.display while provisional
