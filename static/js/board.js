@@ -826,3 +826,19 @@ export function renderHand(target, tiles, options = {}) {
   setViewBox(svg, { x0: 0, y0: 0, x1: width, y1: L + lift }, S / 4, S, L);
   return svg;
 }
+
+/**
+ * renderHand reports a tile picked by a click and by a key alike; this tells them apart,
+ * for the focus (a tile picked by keyboard gives its first place the focus). Returns a
+ * function: true when the last pick in `handElement` was made with Enter or Space.
+ */
+export function pickedByKeyboard(handElement) {
+  let byKey = false;
+  handElement.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") byKey = true;
+  }, true);
+  handElement.addEventListener("pointerdown", () => {
+    byKey = false;
+  }, true);
+  return () => byKey;
+}

@@ -14,7 +14,7 @@
  * hands, revealed). What the others do is read out through the shell's live region.
  */
 
-import { renderBoard, renderHand } from "../../js/board.js";
+import { pickedByKeyboard, renderBoard, renderHand } from "../../js/board.js";
 import { svgEl, tileSvg } from "../../js/tiles.js";
 
 const LABEL_KEYS = [
@@ -79,16 +79,7 @@ function playPart(ctx) {
     sendPlay(play);
   }
 
-  // renderHand reports clicks and keys alike; note which it was, for the focus.
-  let lastKey = false;
-
-  el.hand.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" || ev.key === " ") lastKey = true;
-  }, true);
-
-  el.hand.addEventListener("pointerdown", () => {
-    lastKey = false;
-  }, true);
+  const lastKey = pickedByKeyboard(el.hand);
 
   /** Taps on tiles that cannot be played now: say why, change nothing. */
   el.hand.addEventListener("click", (ev) => {
@@ -133,7 +124,7 @@ function playPart(ctx) {
     renderHand(el.hand, mine.hand, {
       selected: turn ? B.selected : null,
       playable: turn ? playable() : null,
-      onTileClick: turn ? (tile) => onTileClick(tile, lastKey) : null,
+      onTileClick: turn ? (tile) => onTileClick(tile, lastKey()) : null,
       labels,
     });
     if (focused) el.hand.querySelector(`[data-tile="${focused}"][tabindex]`)?.focus();

@@ -17,7 +17,7 @@
  * mount() makes them and draws them all on every state.
  */
 
-import { renderBoard, renderHand } from "../../js/board.js";
+import { pickedByKeyboard, renderBoard, renderHand } from "../../js/board.js";
 
 const LABEL_KEYS = [
   "board", "board_one", "board_empty", "tile", "tile_spinner", "tile_last", "place", "opening",
@@ -187,20 +187,13 @@ function playArea(ctx) {
     } else {
       B.selected = tile;
       B.selectedFor = c.me;
-      B.focusPlace = lastKey; // picked by keyboard: its first place takes the focus
+      B.focusPlace = lastKey(); // picked by keyboard: its first place takes the focus
     }
     shell.clearFlash();
     render();
   }
 
-  // renderHand reports clicks and keys alike; note which it was, for the focus.
-  let lastKey = false;
-  el.hand.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" || ev.key === " ") lastKey = true;
-  }, true);
-  el.hand.addEventListener("pointerdown", () => {
-    lastKey = false;
-  }, true);
+  const lastKey = pickedByKeyboard(el.hand);
 
   function onPlaceClick(place) {
     const c = context();
