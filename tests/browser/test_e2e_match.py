@@ -581,7 +581,8 @@ def _check_the_russian_labels(live_stack: Any, alice: Player) -> None:
     alice.context.add_cookies([{"name": "django_language", "value": "ru",
                                 "url": live_stack.url}])
     page.reload()
-    page.wait_for_function("() => window.tablePage && window.tablePage.version === 10")
+    page.wait_for_function("() => window.tablePage && window.tablePage.version === 10"
+                           " && window.tablePage.boardReady")
     label = page.locator("#board").get_attribute("aria-label")
     assert label == "Стол: костей — 4, сумма концов 10", label
     assert page.locator('#hand [data-tile="5-5"]').get_attribute("aria-label") == "кость 5-5"
@@ -612,7 +613,9 @@ def test_settlement_shows_the_final_placement(live_stack: Any, browser: Any) -> 
         page = alice.page
         page.route_web_socket("**/ws/matches/**", handler)
         page.goto(live_stack.url + match_url)
-        page.wait_for_function("() => window.tablePage && window.tablePage.version === 10")
+        # The board mounted too: it follows every state from here (the toasts need both).
+        page.wait_for_function("() => window.tablePage && window.tablePage.version === 10"
+                               " && window.tablePage.boardReady")
         assert not alice.testid("settlement").is_visible()
         sockets[-1].send(settled)
         _check_the_settlement_panel(alice)

@@ -594,7 +594,8 @@ def test_scripted_states(platform_url: str, browser: Any) -> None:
 
     alice.page.route_web_socket("**/ws/matches/**", handler)
     alice.page.goto(platform_url + url)
-    alice.page.wait_for_function("() => window.tablePage && window.tablePage.version === 10")
+    alice.page.wait_for_function("() => window.tablePage && window.tablePage.version === 10"
+                                 " && window.tablePage.boardReady")
     page = alice.page
     _check_the_title_and_the_sound(page)
     _check_the_clock_and_a_refused_play(page, sockets, sent)
