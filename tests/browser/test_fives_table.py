@@ -328,7 +328,9 @@ def test_one_person_and_three_computers(live_stack: Any, browser: Any) -> None:
         while ann.state["view"]["hand_no"] == 0 and ann.moves < 9:
             if not play_moves(ann, 1):
                 break
-        assert ann.moves >= 5, ann.moves
+        # A seat with nothing to play is passed by the server, so another seat may go out
+        # while ann has placed only her first four.
+        assert ann.moves >= 5 or ann.state["view"]["hand_no"] > 0, ann.moves
         wait_my_turn(ann, timeout_ms=60_000)
         check_table(ann, 4)
         summary_shown = check_summary(ann)
