@@ -360,8 +360,9 @@ def _check_both_outcomes(players: list[Player]) -> dict[str, Any]:
         assert "On rounds" in text
         assert outcome.get_attribute("data-absolute") == ("true" if result["absolute"]
                                                           else "false")
+        # Each figure named: no bare "216:174 || 2:2".
         assert pl.testid("dice-scoreline").inner_text() == (
-            ":".join(map(str, final["totals"])) + " || "
+            "Points " + ":".join(map(str, final["totals"])) + " · rounds won "
             + ":".join(map(str, final["round_wins"])))
     return dict(result)
 

@@ -396,10 +396,11 @@ function sheetPart(ctx) {
       tfoot.append(tr);
     }
     el.sheet.replaceChildren(thead, tbody, tfoot);
-    // As the paper sheet writes it: 64:62 || 1:1.
+    // Points and rounds, each named (the paper sheet's "64:62 || 1:1" is a puzzle on a page).
     if (seats > 1) {
-      const points = quick ? "" : `${v.totals.join(":")} || `;
-      el.scoreline.textContent = `${points}${v.round_wins.join(":")}`;
+      const rounds = v.round_wins.join(":");
+      el.scoreline.textContent = quick ? t("scoreline_rounds", { rounds })
+        : t("scoreline_both", { points: v.totals.join(":"), rounds });
     } else {
       el.scoreline.textContent = "";
     }
