@@ -95,6 +95,8 @@ class Tournament(models.Model):
     double = models.BooleanField(default=False)  # round robin: every pair meets twice
     rounds = models.PositiveSmallIntegerField(default=0)  # Swiss: chosen; others: derived
     third_place = models.BooleanField(default=False)  # knockout
+    # Knockout: games played again after a level one before the higher seed goes through.
+    deciding_games = models.PositiveSmallIntegerField(default=2)
     game = models.CharField(max_length=32)
     rules = models.JSONField(default=dict)  # the game's table conventions
     rated = models.BooleanField(default=True)

@@ -96,6 +96,7 @@ def tournament_summary(t: Tournament) -> dict[str, Any]:
         "format_name": Tournament.Format(t.format).label,
         "double": t.double,
         "third_place": t.third_place,
+        "deciding_games": t.deciding_games,
         "game": t.game,
         "game_name": game_name(t.game),
         "rated": t.rated,

@@ -11,7 +11,9 @@ Formats:
   has withdrawn is a forfeit win.
 * Knockout: the bracket is seeded by the ratings at the start; each round's matches
   are its next round; a withdrawn player's opponent goes through by forfeit, and a game
-  that ends level is played again (``MAX_ATTEMPTS``, then the higher seed goes through).
+  that ends level (on places and on points) is played again, seats swapped, up to the
+  tournament's ``deciding_games`` times; still level after those, the higher seed goes
+  through (decision ``seed``).
 """
 
 from __future__ import annotations
@@ -38,7 +40,6 @@ log = logging.getLogger(__name__)
 Decision = TournamentGame.Decision
 State = TournamentGame.State
 Format = Tournament.Format
-MAX_ATTEMPTS = 3  # a knockout game played this often without a winner: the higher seed
 
 
 @dataclass(frozen=True)
@@ -288,7 +289,7 @@ def record(tournament: Tournament, row: TournamentGame, match: Match) -> None:
     forfeit = match.reason == "forfeit" and halves != (1, 1)
     if (tournament.format == Format.KNOCKOUT and halves == (1, 1)
             and points[0] == points[1]):
-        if row.attempt < MAX_ATTEMPTS:
+        if row.attempt <= tournament.deciding_games:
             set_result(row, Decision.PLAYED, halves, points, state=State.DONE)
             replay(tournament, row)
             return

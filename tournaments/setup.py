@@ -22,18 +22,19 @@ Format = Tournament.Format
 FIELDS = frozenset({
     "name", "format", "game", "rules", "rated", "starts_at", "registration_deadline",
     "min_players", "max_players", "members_only", "round_gap_s", "no_show_s", "rounds",
-    "double", "third_place",
+    "double", "third_place", "deciding_games",
 })
 FORMAT_ONLY = {"rounds": Format.SWISS, "double": Format.ROUND_ROBIN,
-               "third_place": Format.KNOCKOUT}
+               "third_place": Format.KNOCKOUT, "deciding_games": Format.KNOCKOUT}
 NAME_MIN, NAME_MAX = 3, 80
 MAX_PLAYERS = {Format.ROUND_ROBIN: 24, Format.SWISS: 128, Format.KNOCKOUT: 128}
 MAX_SWISS_ROUNDS = 20
+MAX_DECIDING_GAMES = 5
 ROUND_GAP_MAX_S = 86_400
 NO_SHOW_MIN_S, NO_SHOW_MAX_S = 10, 3600
 DEFAULTS: dict[str, Any] = {"rated": True, "members_only": True, "min_players": 2,
                             "max_players": 16, "round_gap_s": 30, "no_show_s": 60,
-                            "double": False, "third_place": False}
+                            "double": False, "third_place": False, "deciding_games": 2}
 
 
 def two_player_games() -> list[Any]:
@@ -168,4 +169,5 @@ def _format_fields(data: dict[str, Any], kind: str, max_players: int) -> dict[st
         return {"rounds": rounds}
     if kind == Format.ROUND_ROBIN:
         return {"double": _flag(data, "double")}
-    return {"third_place": _flag(data, "third_place")}
+    return {"third_place": _flag(data, "third_place"),
+            "deciding_games": _whole(data, "deciding_games", 0, MAX_DECIDING_GAMES)}

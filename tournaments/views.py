@@ -22,7 +22,7 @@ from .models import Club, Tournament
 from .present import club_detail, club_summary, game_name, standings_rows, tournament_detail
 from .records import library_games, player_entries
 from .services import tournament_by_id
-from .setup import DEFAULTS, MAX_SWISS_ROUNDS, two_player_games
+from .setup import DEFAULTS, MAX_DECIDING_GAMES, MAX_SWISS_ROUNDS, two_player_games
 
 
 def _club(club_id: Any) -> Club:
@@ -66,7 +66,7 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
         "club": club, "data": data, "board": clubs.leaderboard(club, game), "game": game,
         "games": registry.all_games(), "tournament_games": _conventions(),
         "formats": Tournament.Format.choices, "defaults": DEFAULTS,
-        "max_swiss_rounds": MAX_SWISS_ROUNDS,
+        "max_swiss_rounds": MAX_SWISS_ROUNDS, "max_deciding_games": MAX_DECIDING_GAMES,
     })
 
 

@@ -24,15 +24,20 @@ EXPECTED = """\
 XXR 5
 XXC white1
 XXZ 4 6
-XXP 3 4
-XXP 5 6
 """  # noqa: E501  (TRF lines are fixed-width)
 
 
 def test_export_of_the_hand_worked_swiss() -> None:
-    # Ranks are the standings' (A, C, B, E, D, F); withdrawn players are XXZ; the
-    # forfeited pairs are XXP so that the file pairs the next round the same way.
+    # Ranks are the standings' (A, C, B, E, D, F); withdrawn players are XXZ. The pairs
+    # that met in a forfeit (C-D, E-F) are shown paired, with no XXP line saying they may
+    # not meet: the file would contradict itself (the server's own pairing still forbids
+    # them: test_swiss.py, test_players_who_met_by_forfeit_do_not_meet_again).
     assert to_trf(SWISS_PLAYERS, SWISS_GAMES, total_rounds=5, title="Club Swiss") == EXPECTED
+
+
+def test_the_export_never_forbids_a_pair_it_shows_paired() -> None:
+    text = to_trf(SWISS_PLAYERS, SWISS_GAMES, total_rounds=5)
+    assert not [line for line in text.splitlines() if line.startswith("XXP")]
 
 
 def test_py4swiss_parses_the_export_strictly_and_pairs_from_it(tmp_path: Path) -> None:

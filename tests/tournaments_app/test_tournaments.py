@@ -15,6 +15,7 @@ from ratings.models import RatingChange
 from tournaments.errors import Forbidden, Refused
 from tournaments.lifecycle import do_tick
 from tournaments.models import Entry, Round, Tournament, TournamentGame
+from tournaments.rounds import knockout_state
 from tournaments.services import (
     do_annul_game,
     do_join,
@@ -268,6 +269,51 @@ def test_a_level_knockout_game_is_played_again(setup) -> None:
     assert row.state == State.REPLACED and row.decision == "played"
     again = TournamentGame.objects.get(round=row.round, board=row.board, attempt=2)
     assert again.state == State.PLAYING and again.match_id != match.pk
+
+
+def _end_level(row: TournamentGame) -> None:
+    """The row's match ends level, on places and on points (as dice can)."""
+    Match.objects.filter(pk=row.match_id).update(status=Match.Status.FINISHED, scores=[12, 12],
+                                                 winner=None, reason="finished")
+    MatchSeat.objects.filter(match_id=row.match_id).update(rank=1)
+    tick()
+
+
+@pytest.mark.parametrize("deciding", [0, 1, 3])
+def test_level_knockout_games_are_decided_by_rule(setup, deciding: int) -> None:
+    """A level game is followed by up to ``deciding_games`` deciding games, seats swapped
+    each time; still level after the last, the higher seed goes through."""
+    tournament = started(setup, format="knockout", deciding_games=deciding)
+    assert tournament.deciding_games == deciding
+    first = active_games(tournament)[0]
+    seeds = list(knockout_state(tournament).seeds)  # seed 1 first
+    row = first
+    for attempt in range(1, deciding + 1):
+        _end_level(row)
+        row.refresh_from_db()
+        assert row.state == State.REPLACED and (row.halves0, row.halves1) == (1, 1)
+        row = TournamentGame.objects.get(round=first.round, board=first.board,
+                                         attempt=attempt + 1)
+        assert (row.seat0_id, row.seat1_id) == ((first.seat1_id, first.seat0_id)
+                                                if attempt % 2 else
+                                                (first.seat0_id, first.seat1_id))
+    _end_level(row)
+    row.refresh_from_db()
+    assert row.state == State.DONE and row.decision == "seed"
+    winner = row.seat0_id if row.halves0 == 2 else row.seat1_id
+    other = row.seat1_id if winner == row.seat0_id else row.seat0_id
+    assert seeds.index(winner) < seeds.index(other)
+    assert not TournamentGame.objects.filter(round=first.round, board=first.board,
+                                             attempt=deciding + 2).exists()
+
+
+def test_deciding_games_is_a_knockout_setting(setup) -> None:
+    with pytest.raises(Refused, match="deciding_games"):
+        new_tournament(setup["owner"], setup["club"], format="swiss", rounds=2,
+                       deciding_games=1)
+    with pytest.raises(Refused, match="'deciding_games'"):
+        new_tournament(setup["owner"], setup["club"], format="knockout", deciding_games=9)
+    assert new_tournament(setup["owner"], setup["club"], format="knockout").deciding_games == 2
 
 
 # ------------------------------------------------------------------ no-shows

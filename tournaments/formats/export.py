@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from tournaments.formats.model import Format, Game, PlayerEntry
 from tournaments.formats.record import rounds_in
 from tournaments.formats.standings import Row, standings
-from tournaments.formats.swiss import forfeited_pairs
 from tournaments.formats.trf import build_trf
 
 __all__ = ["to_csv", "to_trf"]
@@ -50,7 +49,8 @@ def to_trf(
         rounds_played=played,
         total_rounds=played if total_rounds is None else total_rounds,
         zeroed=[p.id for p in entered if p.withdrawn],
-        forbidden=forfeited_pairs(games),
+        # No XXP: a forfeit bars the rematch only here (the pairing adds it); the file
+        # already shows the pair as met, and an XXP for it would contradict the rounds.
         ranks=ranks,
         title=title,
     ).text
