@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from games.engine.api_schema import GameApi
 from games.engine.plugin import (
     Convention,
     GamePlugin,
@@ -19,6 +20,7 @@ from games.engine.protocol import JSON, ChanceSource, GameState, Illegal, Record
 
 from . import actions as A
 from . import bot, odds
+from .api_schema import API
 from .frames import frames as build_frames
 from .record import FORMAT, chance_from_dict, chance_to_dict, export
 from .record import parse as parse_record
@@ -131,6 +133,9 @@ class DicePlugin(GamePlugin):
         return A.action_to_dict(seat, code)
 
     # -- what a seat may see ----------------------------------------------------------
+
+    def api_schema(self) -> GameApi:
+        return API
 
     def view(self, state: GameState, seat: int | None) -> JSON:
         view = _game(state).view(seat)

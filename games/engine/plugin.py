@@ -16,6 +16,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
+from .api_schema import GameApi
 from .clock import MatchClock
 from .protocol import JSON, ChanceSource, GameState, RecordedChance, gettext_noop
 
@@ -299,6 +300,11 @@ class GamePlugin(ABC):
         """``manage.py replay`` for a record of this game's format."""
 
     # -- computer player ------------------------------------------------------------
+
+    def api_schema(self) -> GameApi | None:
+        """The JSON Schemas of the game's actions and views (``api_schema.py``), from which
+        the API documents are built; every hosted game has them."""
+        return None
 
     @abstractmethod
     def bot_action(self, view: JSON, rng: random.Random) -> JSON | None:

@@ -9,6 +9,7 @@ from typing import Any
 from games.dominoes.chance import cut, deal_outcome, shuffled_set
 from games.dominoes.hidden import redealt
 from games.dominoes.tiles import TILE_COUNT, tile_name
+from games.engine.api_schema import GameApi
 from games.engine.clock import MatchClock
 from games.engine.plugin import (
     Convention,
@@ -22,6 +23,7 @@ from games.engine.protocol import JSON, ChanceSource, GameState, Illegal, Record
 
 from . import actions as A
 from . import bot, frames, record, replay
+from .api_schema import API
 from .replay_text import REPLAY_STRINGS
 from .rules import Rules, conventions, parse_rules, rated_allows
 from .state import HAND_SIZE, Deal, DealError, FivesState
@@ -127,6 +129,9 @@ class FivesPlugin(GamePlugin):
         return A.action_to_dict(seat, code)
 
     # -- what a seat may see ----------------------------------------------------------
+
+    def api_schema(self) -> GameApi:
+        return API
 
     def view(self, state: GameState, seat: int | None) -> JSON:
         return _fives(state).view(seat)

@@ -8,6 +8,7 @@ from typing import Any
 
 from games.dominoes.chance import cut, deal_outcome, shuffled_set
 from games.dominoes.hidden import redealt
+from games.engine.api_schema import GameApi
 from games.engine.clock import MatchClock
 from games.engine.plugin import (
     ActionError,
@@ -23,8 +24,9 @@ from games.engine.protocol import JSON, ChanceSource, GameState, Illegal, Record
 
 from . import actions as A
 from . import bot, frames, record, replay
+from .api_schema import API
 from .replay_text import REPLAY_STRINGS
-from .rules import Rules, convention
+from .rules import Rules, table_conventions
 from .state import BONEYARD_SIZE, HAND_SIZE, Deal
 from .state import Match as Engine
 
@@ -54,14 +56,7 @@ class SpectacularBid(GamePlugin):
     abort_action = "abort"  # before the first decision: no result
 
     def conventions(self) -> list[Convention]:
-        return [
-            convention("start_points", gettext_noop("Starting points"), 150),
-            convention("bank_s", gettext_noop("Time bank (s)"), 120),
-            convention("delay_s", gettext_noop("Delay per decision (s)"), 10),
-            convention("min_bid", gettext_noop("Lowest bid"), 15),
-            convention("bid_step", gettext_noop("Raise step"), 5),
-            convention("jockey_discount", gettext_noop("Jockey discount"), 15),
-        ]
+        return table_conventions()
 
     def parse_rules(self, data: Any, seats: int) -> Rules:
         if seats != 2:
@@ -103,6 +98,9 @@ class SpectacularBid(GamePlugin):
 
     def action_to_dict(self, seat: int | None, code: int) -> JSON:
         return A.action_to_dict(seat, code)
+
+    def api_schema(self) -> GameApi:
+        return API
 
     def view(self, state: GameState, seat: int | None) -> JSON:
         return state.view(seat)

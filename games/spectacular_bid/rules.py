@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, fields
 from typing import Any
 
-from games.engine.plugin import Convention, RulesError
+from games.engine.plugin import Convention, RulesError, gettext_noop
 
 US = 1_000_000  # microseconds in a second
 STANDARD_GRACE_S = 60
@@ -70,6 +70,26 @@ def convention(key: str, label: str = "", default: Any = None) -> Convention:
                           step=bounds.step)
     return Convention(key, label or key, "float", default, bounds.low, bounds.high,
                       unit="seconds")
+
+
+def table_conventions() -> list[Convention]:
+    """The conventions a table chooses (the lobby's form, the rules page)."""
+    return [
+        convention("start_points", gettext_noop("Starting points"), 150),
+        convention("bank_s", gettext_noop("Time bank (s)"), 120),
+        convention("delay_s", gettext_noop("Delay per decision (s)"), 10),
+        convention("min_bid", gettext_noop("Lowest bid"), 15),
+        convention("bid_step", gettext_noop("Raise step"), 5),
+        convention("jockey_discount", gettext_noop("Jockey discount"), 15),
+    ]
+
+
+def record_conventions() -> list[Convention]:
+    """Every key a record's ``rules`` may hold: the table's, the grace period before a
+    hand starts anyway, and the one-device flag."""
+    return [*table_conventions(),
+            convention("grace_s", "Seconds before a dealt hand starts anyway", STANDARD_GRACE_S),
+            convention("one_device", "One device passed between the players", False)]
 
 
 def _out_of_range(name: str) -> RulesError:
