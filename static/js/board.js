@@ -842,3 +842,130 @@ export function pickedByKeyboard(handElement) {
   }, true);
   return () => byKey;
 }
+
+// ---------------------------------------------------------------------------------
+// the keyboard: one Tab stop a row, and a focus that stays in the game
+
+const NEXT_KEYS = new Set(["ArrowRight", "ArrowDown"]);
+const PREV_KEYS = new Set(["ArrowLeft", "ArrowUp"]);
+
+/** Whether the keyboard can use `el` now (there, shown, not disabled). */
+export function usable(el) {
+  if (!el || !el.isConnected || el.disabled || el.getAttribute("aria-disabled") === "true") return false;
+  if (el.closest("[hidden]")) return false;
+  return typeof el.checkVisibility === "function" ? el.checkVisibility() : true;
+}
+
+/**
+ * Roving focus over the elements of `container` that match `selector` (the tiles of a
+ * hand, the places of a board, the dice): the row is one Tab stop, the arrow keys (and
+ * Home / End) move among its items, Escape calls `onEscape` (if given). The container
+ * outlives its items (they are drawn again on every state), so the listener is its.
+ * Returns refresh(): call it after each redraw; it leaves tabindex 0 on one item only,
+ * the focused one, else the one with the key focused last (keyOf), else the first.
+ */
+export function roving(container, selector, { keyOf = (el) => el.getAttribute("data-tile"), onEscape = null } = {}) {
+  let lastKey = null;
+  const items = () => [...container.querySelectorAll(selector)].filter(usable);
+  container.addEventListener("keydown", (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const item = ev.target.closest?.(selector);
+    if (!item || !container.contains(item)) return;
+    if (ev.key === "Escape" && onEscape) {
+      ev.preventDefault();
+      onEscape(item);
+      return;
+    }
+    const list = items();
+    const at = list.indexOf(item);
+    let next = null;
+    if (NEXT_KEYS.has(ev.key)) next = (at + 1) % list.length;
+    else if (PREV_KEYS.has(ev.key)) next = (at - 1 + list.length) % list.length;
+    else if (ev.key === "Home") next = 0;
+    else if (ev.key === "End") next = list.length - 1;
+    if (next == null || !list.length) return;
+    ev.preventDefault(); // no page scroll
+    list[next].focus();
+  });
+  container.addEventListener("focusin", (ev) => {
+    const item = ev.target.closest?.(selector);
+    if (!item) return;
+    lastKey = keyOf(item);
+    for (const el of container.querySelectorAll(selector)) el.setAttribute("tabindex", el === item ? "0" : "-1");
+  });
+  return function refresh() {
+    const live = [...container.querySelectorAll(selector)];
+    if (!live.length) return;
+    const focused = live.find((el) => el === document.activeElement);
+    const current = focused || live.find((el) => keyOf(el) === lastKey) || live[0];
+    for (const el of live) el.setAttribute("tabindex", el === current ? "0" : "-1");
+  };
+}
+
+/** The result's first button (Rematch, else the lobby), once the match is over. */
+function resultTarget() {
+  const result = document.getElementById("table-result");
+  if (!result || result.hidden) return null;
+  return [...result.querySelectorAll("button, a[href]")].find(usable) || null;
+}
+
+/**
+ * Keeps the keyboard's focus in the game while the board is drawn again and again: the
+ * focused tile or button may be gone (played, hidden, disabled), and a focus left on the
+ * page's body sends the next Tab to the top of the page.
+ *
+ *   const focus = keepFocus(root, {next, park});
+ *   focus.restore()   after each redraw: a lost focus goes to next() (the next thing to
+ *                     do), else it waits on park() (or `root`); a waiting focus goes on
+ *                     to next() (or the result's first button, once the match is over)
+ *                     as soon as there is one
+ *   focus.moveOn()    something new is to be done (your turn): next() takes the focus
+ *
+ * Only while the player uses the board: a click or a focus elsewhere on the page lets go.
+ */
+export function keepFocus(root, { next = () => null, park = () => null } = {}) {
+  const doc = root.ownerDocument;
+  let inside = false;
+  let parked = null; // where the focus waits, given by this (tabindex -1: no Tab stop)
+  doc.addEventListener("focusin", (ev) => {
+    inside = root.contains(ev.target) || (inside && ev.target === resultTarget());
+  });
+  doc.addEventListener("pointerdown", (ev) => {
+    inside = root.contains(ev.target);
+  }, true);
+  const lost = () => {
+    const a = doc.activeElement;
+    return !a || a === doc.body || !usable(a);
+  };
+  function give(...candidates) {
+    for (const pick of candidates) {
+      const el = typeof pick === "function" ? pick() : pick;
+      if (!el || !usable(el)) continue;
+      if (el.tagName !== "BUTTON" && el.tagName !== "A" && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");
+      el.focus();
+      if (doc.activeElement === el) return el;
+    }
+    return null;
+  }
+  function restore() {
+    if (!inside) return;
+    if (lost()) {
+      if (give(next)) return;
+      parked = give(park, resultTarget, root);
+    } else if (doc.activeElement === parked) {
+      if (give(next, resultTarget)) parked = null;
+    }
+  }
+  // A focused element removed outside a redraw, or a dialog closed onto a removed one.
+  setInterval(restore, 300);
+  doc.addEventListener("close", () => setTimeout(restore, 0), true);
+  return {
+    restore,
+    moveOn() {
+      if (!inside) return false;
+      const el = give(next);
+      if (el) parked = null;
+      return !!el;
+    },
+  };
+}

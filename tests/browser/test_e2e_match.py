@@ -171,7 +171,10 @@ class Journey:
             assert pressed.get_attribute("data-tile") == view["must_play"]
         else:
             page.click(f'#hand [data-tile="{a["tile"]}"]')
-        if a.get("target"):
+        places = [x for x in view["legal"] if x["type"] == "play" and x["tile"] == a["tile"]]
+        if a.get("target") and len(places) == 1 and not view.get("must_play"):
+            self.log.append(f"{pl.name}: {a['tile']} on its only place, by one tap")
+        elif a.get("target"):
             place = page.locator(f'#board .fives-place-active[data-target="{a["target"]}"]'
                                  f'[data-port="{a["port"]}"]')
             place.wait_for(state="visible")

@@ -182,7 +182,9 @@ def _act(players: list[Player]) -> bool:
                 assert pressed.get_attribute("data-tile") == v["must_play"]
             else:
                 pl.page.click(f'#hand [data-tile="{a["tile"]}"]')
-            if a.get("target"):
+            # A tile that fits one place only is played by its tap alone.
+            one_place = [p["tile"] for p in plays].count(a["tile"]) == 1
+            if a.get("target") and (v.get("must_play") or not one_place):
                 pl.page.click(f'#board [data-target="{a["target"]}"][data-port="{a["port"]}"]')
             else:
                 pl.testid("open").click()

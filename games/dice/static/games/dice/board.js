@@ -17,7 +17,14 @@
  * Each part of the board (the table, the last turn, the read-outs, the sheet, the
  * result, the odds, the analysis) is made by a function of its own from one shared
  * context; mount() makes them and draws them all on every state.
+ *
+ * By keyboard alone: the dice are one Tab stop (the arrow keys move among them, Space or
+ * Enter keeps one), R re-rolls and S stands (static/js/table_keys.js). The focus stays in
+ * the game: while the dice wait for the next roll it waits on the table, and it comes
+ * back to the dice at the next decision; the player's turn is read out.
  */
+
+import { keepFocus, roving } from "../../js/board.js";
 
 const ODDS_KEY = "dice.odds";
 const ROLL_MS = 650;
@@ -131,7 +138,13 @@ function tablePart(ctx) {
         : t("status_other", { n: (v.round ?? 0) + 1, name: nameOf(table.seat) }));
     }
     renderClock();
+    refreshDice();
+    ctx.restoreFocus();
   }
+
+  // The dice are one Tab stop: the arrow keys move among them.
+  el.dice.forEach((d, i) => d.setAttribute("tabindex", i ? "-1" : "0"));
+  const refreshDice = roving(el.row, ".die", { keyOf: (d) => d.getAttribute("data-index") });
 
   /** Whether die ``i`` is part of the scoring combination (first matches, in order). */
   function inCombo(table, i) {
@@ -285,6 +298,9 @@ function announcer(ctx) {
     }
     S.recordedSeen = recorded.length;
     const table = v.table;
+    const mine = ctx.myDecision();
+    if (mine && S.wasMine === false) said.push(t("st_your_turn"));
+    S.wasMine = mine;
     if (said.length && table && isActive()) {
       said.push(t("rolled_announce", { name: nameOf(table.seat), dice: diceText(table.dice),
         combo: comboName(table.combination), score: table.score }));
@@ -718,6 +734,8 @@ export function mount(element, shell) {
     selected: new Set(), // die positions kept
     sending: false,
     recordedSeen: null, // how many turns were recorded at the last update (null: first)
+    wasMine: null, // whether the decision was this page's at the last update
+    focusedTurn: "", // the decision the focus was last brought to
     lastRecordedKey: "",
     odds: { key: "", data: null, state: "idle" },
     analysis: "idle", // idle | loading | done | error
@@ -744,9 +762,16 @@ export function mount(element, shell) {
 
 
 
+  const focus = keepFocus(element, {
+    next: () => (myDecision() && !S.sending
+      ? el.row.querySelector('.die[tabindex="0"]') || el.dice[0] : null),
+    park: () => el.table,
+  });
+
   // Parts that call each other do so through these (each is made below).
   const ctx = {
     element, shell, el, S, t, nameOf, comboName, diceText, isActive, myDecision, keepValues,
+    restoreFocus: () => focus.restore(),
     renderTable: (...args) => table.render(...args),
     renderOddsMine: (...args) => odds.renderOddsMine(...args),
     lastTurnText: (...args) => lastTurn.lastTurnText(...args),
@@ -775,6 +800,12 @@ export function mount(element, shell) {
     odds.render();
     announcements.announce();
     if (!isActive()) analysis.load();
+    focusDecision();
+  }
+
+  /** A new decision of this page's: the keyboard goes back to the dice (once a decision). */
+  function focusDecision() {
+    if (myDecision() && !S.sending && S.focusedTurn !== S.turnKey && focus.moveOn()) S.focusedTurn = S.turnKey;
   }
 
   setInterval(() => {

@@ -11,10 +11,21 @@
  * is the only move. The seat panels get each seat's tile count; the info line has the
  * target, the cross rule, the hand, the bazaar, the ends and the last placement's
  * points; the summary panel tells how the last hand ended (winner, pips, bonus and the
- * hands, revealed). What the others do is read out through the shell's live region.
+ * hands, revealed). What the others do is read out through the shell's live region,
+ * and so is the player's turn.
+ *
+ * By keyboard alone: the hand is one Tab stop, the arrow keys move among its playable
+ * tiles, Enter (or Space) picks one; a tile with several places gives the first place
+ * the focus, the arrows move among the places, Enter plays, Escape goes back to the
+ * hand. After a move the focus waits on the hand and comes back to a tile (or to Draw)
+ * at the next turn. "Draw automatically when nothing fits" (remembered in localStorage,
+ * off by default) sends the draw itself, once a state.
  */
 
-import { pickedByKeyboard, renderBoard, renderHand } from "../../js/board.js";
+const AUTODRAW_KEY = "fives.autodraw";
+const AUTODRAW_MS = 350; // a moment to see that nothing fits (and the last answer to arrive)
+
+import { keepFocus, pickedByKeyboard, renderBoard, renderHand, roving } from "../../js/board.js";
 import { svgEl, tileSvg } from "../../js/tiles.js";
 
 const LABEL_KEYS = [
@@ -36,7 +47,7 @@ function pickView(state) {
 
 /** Picking a tile and its place (click, tap or keyboard), drawing, and the board and hand it shows. */
 function playPart(ctx) {
-  const { shell, el, labels, B, t, playsFor, playable, myTurn, drawAction, draw } = ctx;
+  const { shell, el, labels, B, t, legal, playsFor, playable, myTurn, drawAction, draw } = ctx;
 
   function sendPlay(play) {
     const action = { seat: play.seat, type: "play", tile: play.tile };
@@ -80,6 +91,20 @@ function playPart(ctx) {
   }
 
   const lastKey = pickedByKeyboard(el.hand);
+  const refreshHand = roving(el.hand, "[data-tile][tabindex]");
+  const refreshPlaces = roving(el.board, ".fives-place-active", {
+    keyOf: (p) => `${p.getAttribute("data-target")}:${p.getAttribute("data-port")}`,
+    onEscape: backToHand,
+  });
+
+  /** Escape on a place: the tile picked lets go (unless it must be played) and takes the focus. */
+  function backToHand() {
+    const tile = B.selected;
+    if (!tile) return;
+    if (!B.mine || !B.mine.must_play) B.selected = null;
+    draw();
+    el.hand.querySelector(`[data-tile="${tile}"][tabindex]`)?.focus();
+  }
 
   /** Taps on tiles that cannot be played now: say why, change nothing. */
   el.hand.addEventListener("click", (ev) => {
@@ -112,6 +137,7 @@ function playPart(ctx) {
       B.focusPlace = false;
       el.board.querySelector(".fives-place-active")?.focus();
     }
+    refreshPlaces();
   }
 
   function drawHand() {
@@ -128,12 +154,64 @@ function playPart(ctx) {
       labels,
     });
     if (focused) el.hand.querySelector(`[data-tile="${focused}"][tabindex]`)?.focus();
+    refreshHand();
     const d = turn ? drawAction() : null;
     el.draw.hidden = !d;
     el.hint.textContent = turn && !d ? t("fives_hint_keys") : "";
   }
 
-  return { drawBoard, drawHand };
+  /** Where the keyboard goes next: the tile picked, Draw when it is the only move, else a tile. */
+  function nextFocus() {
+    if (!myTurn()) return null;
+    if (B.selected) return el.hand.querySelector(`[data-tile="${B.selected}"][tabindex]`);
+    if (legal().every((a) => a.type === "draw")) return el.draw;
+    return el.hand.querySelector('[data-tile][tabindex="0"]') || el.hand.querySelector("[data-tile][tabindex]");
+  }
+
+  return { drawBoard, drawHand, nextFocus };
+}
+
+/** "Draw automatically when nothing fits": one draw a state, never two. */
+function autoDrawPart(ctx) {
+  const { shell, el, B, legal, myTurn, drawAction } = ctx;
+  const stored = () => {
+    try {
+      return localStorage.getItem(AUTODRAW_KEY) === "on";
+    } catch {
+      return false;
+    }
+  };
+  if (el.autoDraw) {
+    el.autoDraw.checked = stored();
+    el.autoDraw.addEventListener("change", () => {
+      try {
+        localStorage.setItem(AUTODRAW_KEY, el.autoDraw.checked ? "on" : "off");
+      } catch {
+        /* private mode: for this page only */
+      }
+      check();
+    });
+  }
+  const onlyDraw = () => myTurn() && legal().length > 0 && legal().every((a) => a.type === "draw");
+
+  /** After each state: the draw, once for this version, a moment later. */
+  function check() {
+    const version = B.state ? B.state.version : null;
+    if (!el.autoDraw || !el.autoDraw.checked || !onlyDraw() || B.autoDrawn === version) return;
+    B.autoDrawn = version;
+    setTimeout(() => send(version, 2), AUTODRAW_MS);
+  }
+
+  function send(version, tries) {
+    if (!B.state || B.state.version !== version || !el.autoDraw.checked || !onlyDraw()) return;
+    const a = drawAction();
+    shell.send({ seat: a.seat, type: "draw" }).then((r) => {
+      // Another command still waiting for its answer: this one was not sent; once more.
+      if (!r.ok && r.code === "pending" && tries > 1) setTimeout(() => send(version, tries - 1), AUTODRAW_MS);
+    });
+  }
+
+  return { check };
 }
 
 /** The info line, the status, the seats' tile counts and this hand's log. */
@@ -263,7 +341,7 @@ function summaryPart(ctx) {
   }
 
   /** Toasts and the live region: what happened since the last state. */
-  function tell(view, summary) {
+  function tell(view, summary, yourTurn) {
     const moves = Array.isArray(view.moves) ? view.moves : [];
     let fresh = [];
     let ended = null;
@@ -272,6 +350,8 @@ function summaryPart(ctx) {
     } else if (view.hand_no === B.handNo) {
       fresh = moves.slice(B.seenMoves);
     } else {
+      // A new hand: the last hand's toasts go with it (its summary says how it ended).
+      el.toasts.replaceChildren();
       ended = summary && summary.hand === B.handNo ? summary : null;
       fresh = moves;
     }
@@ -280,10 +360,8 @@ function summaryPart(ctx) {
       if (mv.type === "play" && mv.points > 0) toast(t("fives_toast_points", { name: shell.nameOf(mv.seat), points: mv.points }), mv.seat);
       if (!shell.mySeats.includes(mv.seat) || mv.forced) words.push(moveText(mv));
     }
-    if (ended) {
-      words.unshift(`${t("fives_hand_ended", { n: ended.hand + 1 })} ${summaryText(ended)}`);
-      if (ended.winner != null && ended.bonus > 0) toast(t("fives_toast_points", { name: shell.nameOf(ended.winner), points: ended.bonus }), ended.winner);
-    }
+    if (ended) words.unshift(`${t("fives_hand_ended", { n: ended.hand + 1 })} ${summaryText(ended)}`);
+    if (yourTurn) words.push(t("st_your_turn"));
     if (words.length) shell.announce(words.join(". "));
     B.handNo = view.hand_no;
     B.seenMoves = moves.length;
@@ -309,6 +387,7 @@ export function mount(element, shell) {
     hand: q(".fives-hand"),
     hint: q(".fives-hint"),
     draw: q(".fives-draw"),
+    autoDraw: q(".fives-autodraw-toggle"),
     summary: q(".fives-summary"),
     summaryTitle: q(".fives-summary-title"),
     summaryText: q(".fives-summary-text"),
@@ -327,6 +406,8 @@ export function mount(element, shell) {
     handNo: null, // the hand whose moves were already told
     seenMoves: 0,
     focusPlace: false, // after picking a tile by keyboard: focus its first place
+    wasTurn: null, // whether it was this page's turn at the last state (null: none yet)
+    autoDrawn: null, // the version a draw was sent for by itself
   };
 
   // ---------------------------------------------------------------- helpers
@@ -384,6 +465,8 @@ export function mount(element, shell) {
   const play = playPart(ctx);
   const info = infoPart(ctx);
   const summary = summaryPart(ctx);
+  const autoDraw = autoDrawPart(ctx);
+  const focus = keepFocus(element, { next: play.nextFocus, park: () => el.handArea });
 
   function draw() {
     const view = B.view;
@@ -392,6 +475,7 @@ export function mount(element, shell) {
     play.drawBoard(view, last);
     play.drawHand();
     info.drawStatus(view);
+    focus.restore();
   }
 
   function update(state) {
@@ -407,7 +491,12 @@ export function mount(element, shell) {
     draw();
     info.drawSeats(view);
     info.drawLog(view);
-    summary.tell(view, summary.drawSummary(view));
+    const turn = myTurn();
+    const newTurn = turn && B.wasTurn === false;
+    summary.tell(view, summary.drawSummary(view), newTurn);
+    B.wasTurn = turn;
+    if (newTurn) focus.moveOn();
+    autoDraw.check();
   }
 
   return { update };

@@ -15,9 +15,16 @@
  * Each part (the seats' extras, the board and hand, the auction, Start / Continue, the
  * settlement, the move log) is made by a function of its own from one shared context;
  * mount() makes them and draws them all on every state.
+ *
+ * By keyboard alone: the hand is one Tab stop (the arrow keys move among its playable
+ * tiles), Enter picks a tile; a tile that fits one place only is played at once, else
+ * its first place takes the focus, the arrows move among the places, Enter plays,
+ * Escape goes back to the hand. The focus stays in the game: after a move it waits on
+ * the hand, and at the next thing to do it goes there (a tile, Draw, the auction,
+ * Start / Continue). The others' moves and the player's turn are read out.
  */
 
-import { pickedByKeyboard, renderBoard, renderHand } from "../../js/board.js";
+import { keepFocus, pickedByKeyboard, renderBoard, renderHand, roving, usable } from "../../js/board.js";
 
 const LABEL_KEYS = [
   "board", "board_one", "board_empty", "tile", "tile_spinner", "tile_last", "place", "opening",
@@ -177,6 +184,11 @@ function playArea(ctx) {
     if (!c || !c.mine) return;
     const plays = playsFor(c.mine, tile);
     if (!plays.length) return;
+    // One place on the board: no need to point at it (an opening is still confirmed).
+    if (plays.length === 1 && plays[0].target != null) {
+      sendPlay(plays[0]);
+      return;
+    }
     if (B.selected === tile) {
       const opening = plays.find((p) => p.target == null);
       if (opening) {
@@ -184,6 +196,7 @@ function playArea(ctx) {
         return;
       }
       if (!c.mine.must_play) B.selected = null;
+      else B.focusPlace = lastKey(); // the drawn tile, picked again by keyboard: to its places
     } else {
       B.selected = tile;
       B.selectedFor = c.me;
@@ -194,6 +207,21 @@ function playArea(ctx) {
   }
 
   const lastKey = pickedByKeyboard(el.hand);
+  const refreshHand = roving(el.hand, "[data-tile][tabindex]");
+  const refreshPlaces = roving(el.board, ".fives-place-active", {
+    keyOf: (p) => `${p.getAttribute("data-target")}:${p.getAttribute("data-port")}`,
+    onEscape: backToHand,
+  });
+
+  /** Escape on a place: the tile picked lets go (unless it must be played) and takes the focus. */
+  function backToHand() {
+    const tile = B.selected;
+    const c = context();
+    if (!tile || !c) return;
+    if (!c.mine || !c.mine.must_play) B.selected = null;
+    render();
+    el.hand.querySelector(`[data-tile="${tile}"][tabindex]`)?.focus();
+  }
 
   function onPlaceClick(place) {
     const c = context();
@@ -236,7 +264,7 @@ function playArea(ctx) {
   });
 
   element.ownerDocument.addEventListener("keydown", (ev) => {
-    if (ev.key !== "Escape" || !B.selected) return;
+    if (ev.key !== "Escape" || !B.selected || ev.defaultPrevented) return;
     const c = context();
     if (c && c.mine && !c.mine.must_play) {
       B.selected = null;
@@ -271,6 +299,7 @@ function playArea(ctx) {
     });
     if (B.focusPlace && highlight.length) el.board.querySelector(".fives-place-active")?.focus();
     B.focusPlace = false;
+    refreshPlaces();
     el.board.parentElement.classList.toggle("is-empty", !(board.tiles && board.tiles.length) && !highlight.length);
     const sum = board.ends_sum ?? 0;
     el.endsSum.textContent = String(sum);
@@ -310,6 +339,12 @@ function playArea(ctx) {
       renderHand(el.hand, mine.hand, { labels });
       return;
     }
+    renderPlayableHand(c);
+  }
+
+  function renderPlayableHand(c) {
+    const mine = c.mine;
+    const pub = c.pub;
     const playable = playableTiles(mine);
     // Drawn again, the hand keeps the keyboard's place.
     const focused = document.activeElement?.closest?.("#hand [data-tile]")?.getAttribute("data-tile");
@@ -320,13 +355,29 @@ function playArea(ctx) {
       labels,
     });
     if (focused && !B.focusPlace) el.hand.querySelector(`[data-tile="${focused}"][tabindex]`)?.focus();
+    refreshHand();
     el.btnDraw.hidden = !(pub.board && pub.board.tiles && pub.board.tiles.length);
     el.btnDraw.disabled = !hasLegal(mine, "draw") || B.busy;
     el.btnOpen.hidden = !(B.selected && playsFor(mine, B.selected).some((p) => p.target == null));
     el.btnOpen.disabled = B.busy;
   }
 
-  return { renderBoard: renderBoardArea, renderHand: renderHandArea };
+  /** Where the keyboard goes next: the next thing this page has to do, if any. */
+  function nextFocus() {
+    const c = context();
+    if (!c || ctx.isOver(c)) return null;
+    const pub = c.pub;
+    if (!el.passScreen.hidden) return el.btnReveal;
+    if (pub.phase === "continue") return el.btnContinue;
+    if (!c.mine || pub.to_act !== c.me) return null;
+    if (pub.phase === "auction") return [el.btnAccept, el.btnDecline, el.bidSelect].find(usable) || null;
+    if (pub.phase !== "play") return null;
+    if (B.selected) return el.hand.querySelector(`[data-tile="${B.selected}"][tabindex]`);
+    if (legalOf(c.mine).every((a) => a.type === "draw")) return el.btnDraw;
+    return el.hand.querySelector('[data-tile][tabindex="0"]') || el.hand.querySelector("[data-tile][tabindex]");
+  }
+
+  return { renderBoard: renderBoardArea, renderHand: renderHandArea, nextFocus };
 }
 
 /** The auction for the first move: decline, accept, or bid (the all-in bid asks first). */
@@ -629,8 +680,8 @@ function moveLog(ctx) {
     }
   }
 
-  /** Toasts and read-outs for the new moves. */
-  function tell(prev, c) {
+  /** Toasts and read-outs for the new moves (and the player's turn, when it comes). */
+  function tell(prev, c, yourTurn) {
     const pub = c.pub;
     const moves = Array.isArray(pub.moves) ? pub.moves : [];
     let fresh = [];
@@ -638,6 +689,7 @@ function moveLog(ctx) {
       fresh = moves.slice(B.seenMoves);
       toastMoves(fresh, el.toasts);
     } else if (prev && B.seenHand != null) {
+      el.toasts.replaceChildren(); // the last hand's toasts never show on the next hand's board
       // The hand followed is settled and the next one dealt: its last moves (the final
       // placement and its points) come with the settled hand, over its board.
       const hands = Array.isArray(pub.hands) ? pub.hands : [];
@@ -648,6 +700,7 @@ function moveLog(ctx) {
       }
     }
     const said = fresh.filter((mv) => mv.seat !== c.me).map(moveText).filter(Boolean);
+    if (yourTurn) said.push(shell.t("st_your_turn"));
     if (said.length) shell.announce(said.join(". "));
     B.seenHand = pub.hand_no;
     B.seenMoves = moves.length;
@@ -702,6 +755,7 @@ export function mount(element, shell) {
     seenHand: null, // hand_no of the moves already told
     seenMoves: 0,
     balances: null,
+    toDo: null, // whether this page had something to do at the last state (null: none yet)
   };
 
   /** What this page shows and acts for: the public view, the seat acting here, its view. */
@@ -766,6 +820,17 @@ export function mount(element, shell) {
   const between = continuePanel(ctx);
   const settlement = settlementPanel(ctx);
   const log = moveLog(ctx);
+  const focus = keepFocus(element, {
+    next: play.nextFocus,
+    park: () => [el.handArea, el.panelContinue, el.panelAuction].find(usable),
+  });
+
+  /** Whether this page has something to do now: a move, or Start / Continue. */
+  function toDo(c) {
+    if (isOver(c)) return false;
+    if (c.pub.phase === "continue") return between.continueSeats(c).length > 0 && shell.role !== "spectator";
+    return c.mine != null && c.pub.to_act === c.me && legalOf(c.mine).length > 0;
+  }
 
   function render() {
     const c = context();
@@ -783,6 +848,7 @@ export function mount(element, shell) {
     log.render(c);
     renderStatus(c, over);
     between.tickGrace();
+    focus.restore();
   }
 
   function statusText(c, over) {
@@ -822,9 +888,13 @@ export function mount(element, shell) {
       B.msg = state;
       const c = context();
       if (!c) return;
-      log.tell(prev, c);
+      const now = toDo(c);
+      const fresh = now && B.toDo === false;
+      log.tell(prev, c, fresh);
+      B.toDo = now;
       seats.flashBalances(prev, c);
       render();
+      if (fresh) focus.moveOn();
     },
     scoreOf: (view, seat) => (view && Array.isArray(view.balances) ? view.balances[seat] : null),
     /** The result's words: why it ended, and the final balances. */

@@ -8,6 +8,8 @@
  * `legal` lists the takes the seat may send. Strings come from the template (shell.t).
  */
 
+import { keepFocus } from "../../js/board.js";
+
 export function mount(element, shell) {
   const $ = (id) => element.querySelector(`#${id}`);
   const t = shell.t;
@@ -19,6 +21,12 @@ export function mount(element, shell) {
     moves: $("hn-moves"),
   };
   let view = null;
+  let wasMine = null;
+  // The keyboard stays in the game: on the first take offered, else on the pile.
+  const focus = keepFocus(element, {
+    next: () => (el.actions.hidden ? null : el.buttons.find((b) => !b.disabled) || null),
+    park: () => el.pile,
+  });
 
   for (const button of el.buttons) {
     button.textContent = t("hn_take", { n: button.dataset.count });
@@ -74,6 +82,12 @@ export function mount(element, shell) {
       else if (view.to_act != null) shell.setStatus(t("hn_waiting", { name: shell.nameOf(view.to_act) }));
     }
     renderMoves();
+    focus.restore();
+    if (mine && wasMine === false) {
+      shell.announce(t("hn_your_turn"));
+      focus.moveOn();
+    }
+    wasMine = mine;
   }
 
   function scoreOf(v, seat) {
