@@ -186,7 +186,7 @@ def _check_the_final_standings(olga: Player, base: str, tournament_id: int) -> N
     assert "Final standings" in olga.testid("standings").inner_text()
     olga.shot("final")
     csv = olga.page.request.get(f"{base}/tournaments/{tournament_id}/standings.csv")
-    assert csv.status == 200 and csv.text().startswith("rank,player_id,name")
+    assert csv.status == 200 and csv.text().startswith("rank,player_id,start_rank,name")
 
 
 def test_a_club_tournament_from_the_browser(live_stack: Any, browser: Any) -> None:

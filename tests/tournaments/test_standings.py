@@ -14,6 +14,7 @@ from tournaments.formats import (
     crosstable,
     standings,
     to_csv,
+    to_trf,
 )
 
 W0, W1, D = GameResult.win(0), GameResult.win(1), GameResult.draw()
@@ -200,17 +201,24 @@ def test_csv() -> None:
     rows = standings(Format.SWISS, SWISS_PLAYERS, SWISS_GAMES)
     lines = to_csv(rows).splitlines()
     assert lines[0] == (
-        "rank,player_id,name,rating,points,games_played,buchholz,median_buchholz,"
+        "rank,player_id,start_rank,name,rating,points,games_played,buchholz,median_buchholz,"
         "head_to_head,game_points,status"
     )
-    assert lines[1] == "1,1,A,2000,2.5,3,3,1,0,290,"
-    assert lines[5] == "5,4,D,1700,0,1,5,1.5,0,60,withdrawn"
-    assert lines[6] == "6,6,F,1500,0,0,4.5,1.5,0,0,no-show"
+    assert lines[1] == "1,1,1,A,2000,2.5,3,3,1,0,290,"
+    assert lines[5] == "5,4,4,D,1700,0,1,5,1.5,0,60,withdrawn"
+    assert lines[6] == "6,6,6,F,1500,0,0,4.5,1.5,0,0,no-show"
+    # start_rank is the TRF's number of the same player: the two exports join on it.
+    trf = to_trf(SWISS_PLAYERS, SWISS_GAMES, total_rounds=5)
+    by_number = {line[4:8].strip(): line[14:47].strip() for line in trf.splitlines()
+                 if line.startswith("001")}
+    for line in lines[1:]:
+        cells = line.split(",")
+        assert by_number[cells[2]] == cells[3], line
 
 
 def test_csv_quotes_names() -> None:
     rows = standings(Format.SWISS, [PlayerEntry(1, 1500, 'Smith, "Al"')], [])
-    assert to_csv(rows).splitlines()[1] == '1,1,"Smith, ""Al""",1500,0,0,0,0,0,0,no-show'
+    assert to_csv(rows).splitlines()[1] == '1,1,1,"Smith, ""Al""",1500,0,0,0,0,0,0,no-show'
 
 
 def test_bad_input_is_refused() -> None:

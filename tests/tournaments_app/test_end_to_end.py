@@ -144,7 +144,8 @@ def _check_the_swiss_exports(client: Any, organizer: ApiPlayer, no_show: ApiPlay
     trf = client.get(f"/tournaments/{tid}/tournament.trf").content.decode()
     assert trf.count("\n001 ") + trf.startswith("001 ") == 9 and "XXR 5" in trf
     csv = client.get(f"/tournaments/{tid}/standings.csv").content.decode()
-    assert csv.splitlines()[0].startswith("rank,player_id,name") and len(csv.splitlines()) == 10
+    assert csv.splitlines()[0].startswith("rank,player_id,start_rank,name")
+    assert len(csv.splitlines()) == 10
     history = client.get(f"/players/{no_show.user.username}/history/").content.decode()
     assert "swiss cup, round 2" in history
 

@@ -3,7 +3,9 @@ the API and the services: bad input gets a clear message and changes nothing."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -480,3 +482,43 @@ def test_nobody_is_forfeited_while_paused_and_resuming_gives_a_whole_period(setu
                for row in active_games(tournament))
     later(30)
     assert len(active_games(tournament)) == 2
+
+
+def _keys(data: Any) -> set[str]:
+    """Every key of a JSON answer, nested ones too (their names only)."""
+    found: set[str] = set()
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found.add(key)
+            found |= _keys(value)
+    elif isinstance(data, list):
+        for value in data:
+            found |= _keys(value)
+    return found
+
+
+@pytest.mark.parametrize("kind", ["knockout", "round_robin", "swiss"])
+def test_every_field_of_a_tournament_is_documented(setup, kind: str) -> None:
+    """docs/api.md describes every field a client reads (issue: the game fields, the
+    bracket keys and the notice were not)."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    section = text.split("### A tournament's fields", 1)[1].split("\n## ", 1)[0]
+    section += text.split("A tournament's settings", 1)[1].split("### A tournament's", 1)[0]
+    tournament = started(setup, format=kind)
+    play_round(tournament)
+    tick()
+    status, answer = ApiPlayer(setup["owner"]).call("GET", f"/api/tournaments/{tournament.pk}")
+    assert status == 200
+    # Crosstable rows and tiebreak values are keyed by data, not by field names.
+    # The rules are the game's own conventions (its section of docs/api.md).
+    skip = ("standings", "crosstable", "rules")
+    keys = _keys({k: v for k, v in answer["tournament"].items() if k not in skip}
+                 if "tournament" in answer else
+                 {k: v for k, v in answer.items() if k not in skip})
+    keys |= _keys({"standings": {k: v for k, v in answer["standings"].items()
+                                 if k != "rows"}})
+    keys |= {k for row in answer["standings"]["rows"] for k in row if k != "tiebreaks"}
+    keys -= {"ok", "tournament"}
+    missing = sorted(k for k in keys
+                     if not re.search(rf"`(?:[\w\[\].]*\.)?{re.escape(k)}(?:\[\])*`", section))
+    assert not missing, missing

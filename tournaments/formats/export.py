@@ -9,23 +9,26 @@ from collections.abc import Sequence
 from tournaments.formats.model import Format, Game, PlayerEntry
 from tournaments.formats.record import rounds_in
 from tournaments.formats.standings import Row, standings
-from tournaments.formats.trf import build_trf
+from tournaments.formats.trf import build_trf, starting_numbers
 
 __all__ = ["to_csv", "to_trf"]
 
 
 def to_csv(rows: Sequence[Row]) -> str:
-    """One line per row, the tiebreak columns as the rows carry them (the format's order)."""
+    """One line per row, the tiebreak columns as the rows carry them (the format's order).
+    ``start_rank`` is the player's starting number, the one the TRF export numbers the
+    player by (entry rating, then entry order), so the two exports can be joined."""
     tiebreaks = list(rows[0].tiebreaks) if rows else []
+    numbers = starting_numbers(PlayerEntry(row.player_id, row.rating) for row in rows)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        ["rank", "player_id", "name", "rating", "points", "games_played", *tiebreaks, "status"]
-    )
+    writer.writerow(["rank", "player_id", "start_rank", "name", "rating", "points",
+                     "games_played", *tiebreaks, "status"])
     for row in rows:
         status = "no-show" if row.no_show else "withdrawn" if row.withdrawn else ""
         writer.writerow([
-            row.rank, row.player_id, row.name, row.rating, _number(row.points), row.games_played,
+            row.rank, row.player_id, numbers[row.player_id], row.name, row.rating,
+            _number(row.points), row.games_played,
             *(_number(row.tiebreaks[name]) for name in tiebreaks), status,
         ])
     return out.getvalue()
