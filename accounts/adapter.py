@@ -24,7 +24,7 @@ from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
-from . import signin_throttle
+from . import outbox, signin_throttle
 from .usernames import confusable_key, refuse_reserved, validate_username
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,16 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
         if not shallow:  # shallow: allauth generating a name, without database look-ups
             validate_username(username)
         return username
+
+    # ------------------------------------------------------------ the local outbox
+
+    def render_mail(self, template_prefix: str, email: str | list[str],
+                    context: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
+        # With no mail configured, the browser that asked for a confirmation mail may read
+        # it in the outbox (accounts/outbox.py).
+        message = super().render_mail(template_prefix, email, context, headers)
+        outbox.tag_for_sender(context.get("request"), template_prefix, message)
+        return message
 
     # ------------------------------------------------------------ failed sign-ins
 

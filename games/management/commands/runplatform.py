@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -28,6 +29,12 @@ from config.embedded import PrivateRedis, die_with_parent, start_private_redis
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 CHILD_STOP_TIMEOUT_S = 10.0
 POLL_S = 0.5
+WEB_START_TIMEOUT_S = 60.0
+
+
+def connect_host(bound: str) -> str:
+    """Where to reach a server bound to ``bound`` from this machine."""
+    return {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(bound, bound)
 
 
 def spawn(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -93,13 +100,16 @@ class Command(BaseCommand):
         children: dict[str, subprocess.Popen[bytes]] = {}
         try:
             for name, argv in commands.items():
+                if name == "bot":  # it polls the web: started once that answers
+                    self.wait_for_web(options, children, stopping)
                 if not stopping.is_set():
                     children[name] = spawn(argv, env)
-            self.stdout.write(
-                f"Spectacular Bid is up: http://{options['host']}:{options['port']}/ "
-                "(Ctrl-C stops)"
-            )
-            self.stdout.flush()
+            if not stopping.is_set():
+                self.stdout.write(
+                    f"{settings.PLATFORM_NAME} is up: http://{options['host']}:{options['port']}/ "
+                    "(Ctrl-C stops)"
+                )
+                self.stdout.flush()
             self.supervise(children, commands, env, stopping)
         finally:
             stop_children(children)
@@ -113,6 +123,23 @@ class Command(BaseCommand):
         for signum in STOP_SIGNALS:
             signal.signal(signum, lambda *_: stopping.set())
         return stopping
+
+    def wait_for_web(self, options: dict[str, Any], children: dict[str, subprocess.Popen[bytes]],
+                     stopping: threading.Event) -> None:
+        """Until the first web process accepts connections (or WEB_START_TIMEOUT_S, or a
+        stop): a bot started before would log a refused connection's traceback."""
+        name = f"web:{options['port']}"
+        deadline = time.monotonic() + WEB_START_TIMEOUT_S
+        while not stopping.is_set() and time.monotonic() < deadline:
+            child = children.get(name)
+            if child is None or child.poll() is not None:
+                return  # not running: supervise() restarts it and says why
+            try:
+                socket.create_connection((connect_host(options["host"]), options["port"]),
+                                         timeout=POLL_S).close()
+                return
+            except OSError:
+                stopping.wait(0.1)
 
     def start_redis(self, env: dict[str, str]) -> PrivateRedis | None:
         if env.get("REDIS_URL"):
