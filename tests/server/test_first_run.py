@@ -59,7 +59,8 @@ def fresh_env(var_dir: Path, **extra: str) -> dict[str, str]:
     """The environment of a new user's shell: none of the test run's settings."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("DEBUG", "SECRET_KEY", "EMAIL_BACKEND", "EMAIL_HOST", "DATABASE_URL",
-                        "REDIS_URL", "TEST_FIXED_DEALS", "ACCOUNT_EMAIL_VERIFICATION")}
+                        "REDIS_URL", "TEST_FIXED_DEALS", "ACCOUNT_EMAIL_VERIFICATION",
+                        "PLATFORM_EXTRA_GAMES")}
     env.update(VAR_DIR=str(var_dir), LOG_LEVEL="ERROR", PYTHONUNBUFFERED="1", **extra)
     return env
 
