@@ -184,10 +184,10 @@ def _act(players: list[Player]) -> bool:
                 pl.page.click(f'#hand [data-tile="{a["tile"]}"]')
             # A tile that fits one place only is played by its tap alone.
             one_place = [p["tile"] for p in plays].count(a["tile"]) == 1
-            if a.get("target") and (v.get("must_play") or not one_place):
-                pl.page.click(f'#board [data-target="{a["target"]}"][data-port="{a["port"]}"]')
-            else:
+            if not a.get("target"):
                 pl.testid("open").click()
+            elif v.get("must_play") or not one_place:
+                pl.page.click(f'#board [data-target="{a["target"]}"][data-port="{a["port"]}"]')
         else:
             assert any(a["type"] == "draw" for a in v["legal"])
             assert pl.testid("draw").is_enabled()
