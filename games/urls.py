@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 
 from games.reads import advice, bests
-from games.web import api, pages, views
+from games.web import api, live_games, pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/matches/<uuid:match_id>/frames", pages.match_frames),
     path("api/replay", pages.replay_upload),
     path("api/me", api.me),
+    path("api/live", live_games.live),
     path("api/seeks", api.seeks),
     path("api/seeks/<int:seek_id>/accept", api.seek_accept),
     path("api/seeks/<int:seek_id>/cancel", api.seek_cancel),

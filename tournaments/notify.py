@@ -1,25 +1,28 @@
 """Telling players at once, on any page they have open: the ``/ws/notifications/`` socket.
 
 Every logged-in page joins its user's group (``NotificationConsumer``); a message to the
-group reaches each of the user's pages. Messages are sent once the change commits, so a
-player is never sent to a match that was rolled back. The text is the page's own (in
-the reader's language): a message carries only what happened and where.
+group reaches each of the user's pages (games/live/notices.py). Messages are sent once
+the change commits, so a player is never sent to a match that was rolled back. The text
+is the page's own (in the reader's language): a message carries only what happened and
+where. A page drops its "Play now" banner when told that the match is over
+(``tournament_match_over``), the tournament has ended (``tournament_over``), or, on
+(re)connecting, that the match is no longer among those waiting (``tournament_waiting``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from django.db import transaction
 from django.db.models import Q
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 
-from .models import TournamentGame
+from games.live.notices import send_after_commit, user_group
 
+from .models import Tournament, TournamentGame
 
-def user_group(user_id: Any) -> str:
-    return f"notify.user.{user_id}"
+__all__ = ["game_ready", "notice_of", "pending_for", "send_after_commit", "user_group",
+           "waiting_of"]
 
 
 def notice_of(row: TournamentGame) -> dict[str, Any]:
@@ -38,18 +41,6 @@ def notice_of(row: TournamentGame) -> dict[str, Any]:
     return notice
 
 
-def send_after_commit(user_ids: list[int], notice: dict[str, Any]) -> None:
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        for user_id in user_ids:
-            async_to_sync(layer.group_send)(user_group(user_id),
-                                            {"type": "tournament.notice", "notice": notice})
-
-    transaction.on_commit(send)
-
-
 def game_ready(row: TournamentGame) -> None:
     """Both players of a new match (or the player with a bye) are told."""
     send_after_commit(row.seats(), notice_of(row))
@@ -61,3 +52,35 @@ def pending_for(user_id: int) -> list[dict[str, Any]]:
                                          state=TournamentGame.State.PLAYING,
                                          match__status="active")
     return [notice_of(row) for row in rows.select_related("tournament", "round")[:10]]
+
+
+def waiting_of(pending: list[dict[str, Any]]) -> dict[str, Any]:
+    """Sent after the pending notices on connect: every tournament match still waiting."""
+    return {"type": "tournament_waiting",
+            "matches": [notice["match"] for notice in pending if "match" in notice]}
+
+
+@receiver(post_save, sender=TournamentGame, dispatch_uid="tournaments.notify.game_over")
+def _game_over(sender: Any, instance: TournamentGame, update_fields: Any = None,
+               **kwargs: Any) -> None:
+    """A game of a round got its result (or is replayed): its banner goes."""
+    if instance.match_id is None or instance.state == TournamentGame.State.PLAYING:
+        return
+    if update_fields is not None and "state" not in update_fields:
+        return
+    if instance.state not in (TournamentGame.State.DONE, TournamentGame.State.REPLACED):
+        return
+    send_after_commit(instance.seats(), {"type": "tournament_match_over",
+                                         "tournament": instance.tournament_id,
+                                         "match": str(instance.match_id)})
+
+
+@receiver(post_save, sender=Tournament, dispatch_uid="tournaments.notify.tournament_over")
+def _tournament_over(sender: Any, instance: Tournament, update_fields: Any = None,
+                     **kwargs: Any) -> None:
+    if instance.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return
+    if update_fields is not None and "status" not in update_fields:
+        return
+    players = list(instance.entries.values_list("user_id", flat=True))
+    send_after_commit(players, {"type": "tournament_over", "tournament": instance.pk})

@@ -5,12 +5,18 @@ Client -> server messages (docs/api.md):
   {"type": "sync"}   -> a fresh snapshot of this connection's view
   {"type": "seed", "seed": "...", "id": "..."}  -> a player's own seed (docs/fairness.md)
   {"type": "ping"}
+  {"type": "room"}   -> join the room's talk: presence now and on every change, and the
+                       quick messages (a client that never asks gets neither)
+  {"type": "say", "code": "hello|good_game|thanks|oops"}  -> a quick message (seated only)
 Server -> client: {"type": "state", ...}, {"type": "result", "id", "ok", "code", "message",
-"version"}, {"type": "error", "code", "message"}, {"type": "pong"}.
+"version"}, {"type": "error", "code", "message"}, {"type": "pong"}, and once in the room
+{"type": "presence", "connected": [bool|null per seat], "spectators": n} (null: the
+computer's seat) and {"type": "said", "seat", "code"}.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter, OrderedDict
 from typing import Any
@@ -23,7 +29,7 @@ from django.db import InterfaceError, OperationalError, connection
 from django.utils.translation import gettext as _
 
 from accounts.credentials import REVOKED_CLOSE_CODE, revocation_applies, socket_user_group
-from games.live import broadcast, live_limits
+from games.live import broadcast, live_limits, presence, quick_messages
 from games.live.live_limits import SocketShare
 from games.models import Match
 from games.play import match_cache, services
@@ -41,6 +47,7 @@ REMEMBERED_IDS = 16
 # last one closes, its copy in ``match_cache`` goes too.
 _sockets: Counter[str] = Counter()
 MAX_ID_LENGTH = 64
+log = logging.getLogger(__name__)
 
 
 def _valid_id(value: Any) -> bool:
@@ -71,6 +78,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.role = ""  # no broadcast text until the connection is accepted
         self.flood = live_limits.FloodGuard(RATE_PER_S, BURST, MAX_DROPPED, warn_every=20)
         self.answered: OrderedDict[str, str] = OrderedDict()  # command id -> its answer
+        self.says = quick_messages.new_bucket()
+        self.presence: presence.Presence | None = None
+        self.in_room = False
         self.share = await SocketShare.claim(self.scope.get("user"))
         if not self.share.admitted:
             await SocketShare.refuse(self)
@@ -88,19 +98,43 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.share.release()
             await self.close(code=4404)
             return
-        self.seats, message, self.share.exempt = found
+        self.seats, message, self.share.exempt, self.computer_seats = found
         self.role = broadcast.role_of(self.seats)
+        self.seat_count = int(message["match"]["seats"])
         _sockets[self.match_id] += 1
         self.counted = True
         await self.accept()
         await self.send_json(message)
+        self.presence = await presence.enter(self.scope.get("user"), self.match_id, self.seats)
+        await self.announce_presence()
 
-    def _open(self, user: Any) -> tuple[list[int], dict[str, Any], bool] | None:
+    def _open(self, user: Any) -> tuple[list[int], dict[str, Any], bool, list[int]] | None:
         match = self._read_match()
         if match is None:
             return None
         seats = services.access_match_seats(match, user)
-        return seats, services.snapshot(match, seats), live_limits.is_exempt(user)
+        return (seats, services.snapshot(match, seats), live_limits.is_exempt(user),
+                live_limits.bot_seats(match.seat_users))
+
+    async def presence_text(self) -> str | None:
+        """Who is here: each seat connected or away, and the spectators. Not part of the
+        match (no event, no version); None (left unsaid) while Redis cannot be read."""
+        try:
+            connected, watching = await presence.match_presence(self.match_id, self.seat_count)
+        except Exception:  # Redis away a moment: unsaid
+            log.warning("presence not read", exc_info=True)
+            return None
+        shown: list[bool | None] = [None if seat in self.computer_seats else here
+                                    for seat, here in enumerate(connected)]
+        return orjson.dumps({"type": "presence", "connected": shown,
+                             "spectators": watching}).decode()
+
+    async def announce_presence(self) -> None:
+        """Tell the room (its sockets that joined its talk) who is here now."""
+        text = await self.presence_text()
+        if text is not None:
+            await self.channel_layer.group_send(broadcast.group_name(self.match_id),
+                                                {"type": "match.relay", "text": text})
 
     def _read_match(self) -> Match | None:
         try:
@@ -120,6 +154,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         await release_socket(self)
+        if getattr(self, "presence", None) is not None:
+            mark, self.presence = self.presence, None
+            await presence.leave(mark)
+            await self.announce_presence()  # to the others: this socket has left the group
         if getattr(self, "counted", False):
             self.counted = False
             _sockets[self.match_id] -= 1
@@ -186,8 +224,26 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await self.send_snapshot()
         elif kind == "seed":
             await self._seed_message(data, received)
+        elif kind == "room":
+            self.in_room = True
+            text = await self.presence_text()
+            if text is not None:
+                await self.send(text_data=text)
+        elif kind == "say":
+            await self._say(data)
         else:
             await self.error("unknown_type", _("Unknown message type."))
+
+    async def _say(self, data: dict[str, Any]) -> None:
+        """A quick message to the room (quick_messages.py): checked, then relayed as is."""
+        try:
+            seat, code = quick_messages.check(data, self.seats, self.says)
+        except quick_messages.Refused as refused:
+            await self.error(refused.code, refused.message)
+            return
+        text = orjson.dumps(quick_messages.said(seat, code)).decode()
+        await self.channel_layer.group_send(broadcast.group_name(self.match_id),
+                                            {"type": "match.relay", "text": text})
 
     async def _seed_message(self, data: dict[str, Any], received: float) -> None:
         """A player's own seed for the match's chance, answered like a command."""
@@ -231,6 +287,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # The rights this socket was opened with are gone: no further command counts.
         self.seats = []
         await self.close(code=REVOKED_CLOSE_CODE)
+
+    async def match_relay(self, event: dict[str, Any]) -> None:
+        """The same text for every socket in the room's talk (presence, quick messages)."""
+        if self.in_room:
+            await self.send(text_data=event["text"])
 
     async def match_state(self, event: dict[str, Any]) -> None:
         text = event["texts"].get(self.role)  # this connection's own view, nothing else

@@ -136,6 +136,16 @@ def _redis() -> _Scripts:
     return _sync_client
 
 
+def async_redis_client() -> Any:
+    """This event loop's Redis client (for the live tier's other keys: games/live/presence.py)."""
+    return _async_redis().client
+
+
+def sync_redis_client() -> Any:
+    """The process's synchronous Redis client (for a request's reads)."""
+    return _redis().client
+
+
 # --- Bot accounts, exempt; looked up once a minute per process ---
 
 _bots: tuple[float, frozenset[int]] = (0.0, frozenset())
@@ -148,6 +158,15 @@ def _bot_ids() -> frozenset[int]:
         ids = frozenset(Profile.objects.filter(is_bot=True).values_list("user_id", flat=True))
         _bots = (time.monotonic(), ids)
     return ids
+
+
+def bot_seats(seat_users: list[Any]) -> list[int]:
+    """The seats of the platform's computer players (always there: no presence shown).
+    Asked of the database (one indexed read), not of the minute's cache: the computer's
+    account may be made just before its first match."""
+    bots = set(Profile.objects.filter(user_id__in=set(seat_users), is_bot=True)
+               .values_list("user_id", flat=True))
+    return [seat for seat, user_id in enumerate(seat_users) if user_id in bots]
 
 
 def is_exempt(user: Any) -> bool:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from accounts.computer import computer_account
 from games import registry
 from games.engine.plugin import GamePlugin
+from games.live import notices
 from games.models import Match, Seek
 from games.play.services import check_rules, do_create_match
 from games.reads.history import display_name
@@ -119,7 +120,21 @@ def _open_once(me: AbstractBaseUser, **table: Any) -> Seek:
     with transaction.atomic():
         _lock_user(me)  # so that a request sent at the same time finds the one made here
         existing = Seek.objects.filter(creator=me, status=Seek.Status.OPEN, **table).first()
-        return existing or Seek.objects.create(creator=me, **table)
+        if existing is not None:
+            return existing
+        seek = Seek.objects.create(creator=me, **table)
+        if seek.opponent_id is not None:
+            _tell_opponent(me, seek)
+        return seek
+
+
+def _tell_opponent(me: AbstractBaseUser, seek: Seek) -> None:
+    """A new challenge (or rematch offer) reaches its player on whatever page is open,
+    once it is committed; asking again for the same one tells nobody twice."""
+    notices.send_after_commit([seek.opponent_id], {
+        "type": "challenge", "seek": seek.pk, "game": seek.game,
+        "from": me.get_username(), "from_name": display_name(me),
+        "rated": seek.rated, "url": "/"})
 
 
 def do_accept(me: AbstractBaseUser, seek_id: int) -> Match | Seek:

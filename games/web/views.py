@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from games import registry
 from games.engine.plugin import Convention, GamePlugin
+from games.live.quick_messages import LABELS as QUICK_MESSAGES
 from games.models import Match
 from games.play import services
 from games.reads.history import decorate
@@ -69,6 +70,14 @@ TABLE_STRINGS = {
         "Rematch offered: waiting for {name} to accept it in the lobby."),
     "rematch_table": gettext_lazy(
         "The same table is offered in the lobby: it starts when its seats are taken."),
+    # Presence and quick messages (games/live/presence.py, quick_messages.py).
+    "presence_connected": gettext_lazy("connected"),
+    "presence_away": gettext_lazy("away"),
+    "spectators": gettext_lazy("{n} watching"),
+    "said": gettext_lazy("{name}: {text}"),
+    "mute": gettext_lazy("Mute messages"),
+    "unmute": gettext_lazy("Messages muted"),
+    **{f"say_{code}": label for code, label in QUICK_MESSAGES.items()},
 }
 
 
@@ -177,4 +186,5 @@ def match_page(request: HttpRequest, match_id: Any) -> HttpResponse:
         "board_module": plugin.board_module,
         "abort_action": plugin.abort_action,
         "table_data": table_data,
+        "quick_messages": [(code, str(label)) for code, label in QUICK_MESSAGES.items()],
     })

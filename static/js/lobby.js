@@ -392,6 +392,54 @@
       });
   }
 
+  // ---------- live games (GET /api/live: every ~10 s, and on Refresh) ----------
+
+  var LIVE_POLL_MS = 10000;
+  var liveTimer = null;
+  var onlineEl = document.getElementById("online");
+
+  function liveRow(match) {
+    var players = match.players || [];
+    var title = players.length > 2 ? players.join(" · ") : fmt(T.versus, { a: players[0] || "?", b: players[1] || "?" });
+    var main = el("div", { className: "row__main" }, [
+      el("span", { className: "row__who", text: title }),
+      gameBadge(match.game),
+      kindBadge(match.rated),
+    ]);
+    if (match.spectators != null) {
+      main.appendChild(el("span", {
+        className: "row__meta row__meta--line", "data-testid": "spectators-" + match.id,
+        "data-count": match.spectators, text: fmt(T.spectators, { n: match.spectators }),
+      }));
+    }
+    var actions = el("div", { className: "row__actions" }, [
+      el("a", { className: "btn btn--small", href: match.url, "data-testid": "watch-" + match.id, text: T.watch }),
+    ]);
+    return el("li", { className: "row", "data-testid": "live-" + match.id, "data-game": match.game }, [main, actions]);
+  }
+
+  function renderLive(data) {
+    renderList("live-list", data.matches || [], T.no_live, liveRow);
+    if (onlineEl && data.online != null) {
+      onlineEl.textContent = fmt(T.online, { n: data.online });
+      onlineEl.dataset.count = String(data.online);
+      onlineEl.hidden = false;
+    }
+  }
+
+  function pollLive() {
+    if (leaving) return;
+    clearTimeout(liveTimer);
+    api("GET", "/api/live")
+      .then(function (data) { if (!leaving) renderLive(data); })
+      .catch(function () { /* the other lists say when the server is away */ })
+      .then(function () { if (!leaving) liveTimer = setTimeout(pollLive, LIVE_POLL_MS); });
+  }
+
+  var liveRefresh = document.getElementById("live-refresh");
+  if (liveRefresh) liveRefresh.addEventListener("click", pollLive);
+  pollLive();
+
   // ---------- actions ----------
 
   // Quick start: a one-device game (Spectacular Bid).

@@ -10,7 +10,7 @@
  *
  * The page says what to do with what arrives: `onSnapshot(message)` for a `state` message,
  * `onResult(message)` for the answer to a command, `onError(message)` for an `error`
- * (a `pong` needs nothing); `onConnection(kind)` when the connection's state changes
+ * (a `pong` needs nothing), `onOther(message)` for any other (`presence`, `said`); `onConnection(kind)` when the connection's state changes
  * ("connecting", "live", "reconnecting", "offline"), `onClosed(code)` when an open socket
  * closes.
  *
@@ -27,7 +27,7 @@ const SYNC_AFTER_MS = 15000; // no state this long: ask for one
 
 export function openMatchSocket(
   matchId,
-  { onSnapshot, onResult, onError, onConnection, onClosed },
+  { onSnapshot, onResult, onError, onConnection, onClosed, onOther },
 ) {
   function onMessage(data) {
     if (data.type === "state") {
@@ -39,6 +39,7 @@ export function openMatchSocket(
       /* our seed's answer: nothing to show */
     } else if (data.type === "result") onResult(data);
     else if (data.type === "error") onError(data);
+    else if (onOther && data.type !== "pong") onOther(data);
   }
 
   let seedSent = false;

@@ -39,6 +39,11 @@
  * No user-facing English lives here: the strings come from the page's json_script
  * "table-data" (games/web/views.py: TABLE_STRINGS). window.tablePage exposes the state
  * read-only for the browser tests.
+ *
+ * Besides the game, the room: a `presence` message (each seat connected or away, null
+ * for the computer's; the spectators) marks each seat's panel and the spectator badge,
+ * and quick messages (`say` out, `said` in: a fixed set of codes the page words) show
+ * briefly in the sender's panel, unless this page muted the others (remembered).
  */
 
 import { openMatchSocket } from "./match_socket.js";
@@ -111,6 +116,9 @@ const el = {
   confirmYes: $("table-confirm-yes"),
   offline: $("table-offline"),
   sound: $("table-sound"),
+  watchers: $("table-watchers"),
+  say: $("table-say"),
+  mute: $("table-mute"),
   seats: [...Array(SEATS).keys()].map((s) => {
     const card = $(`seat-${s}`);
     return {
@@ -122,6 +130,8 @@ const el = {
       delay: card?.querySelector(".seat-delay"),
       extra: card?.querySelector(".seat-extra"),
       rank: card?.querySelector(".seat-result"),
+      presence: card?.querySelector(".seat-presence"),
+      said: card?.querySelector(".seat-said"),
     };
   }),
 };
@@ -195,6 +205,8 @@ function setStatus(text) {
 // ------------------------------------------------------------------------------ websocket
 
 function setConn(kind) {
+  // Each new connection joins the room's talk (presence, quick messages) anew.
+  if (kind === "live" && kind !== el.conn.dataset.state) sendRaw({ type: "room" });
   el.conn.className = `conn conn-${kind}`;
   el.conn.dataset.state = kind;
   el.conn.querySelector(".conn-text").textContent = t(kind);
@@ -660,6 +672,89 @@ import(DATA.board_module)
     flash(t("board_failed"));
   });
 
+// ------------------------------------------------------------------------------ the room
+
+const MUTE_KEY = "table.mute";
+const SAID_MS = 6000; // how long a quick message stays by its seat
+S.presence = null; // the latest presence message
+S.said = []; // quick messages received: {seat, code, shown}
+S.muted = (() => {
+  try {
+    return localStorage.getItem(MUTE_KEY) === "1";
+  } catch {
+    return false;
+  }
+})();
+
+function onPresence(m) {
+  S.presence = m;
+  const connected = Array.isArray(m.connected) ? m.connected : [];
+  el.seats.forEach((s, seat) => {
+    if (!s.presence) return;
+    const here = connected[seat];
+    s.presence.hidden = here == null;
+    if (here == null) return;
+    const words = t(here ? "presence_connected" : "presence_away");
+    s.presence.dataset.state = here ? "connected" : "away";
+    s.presence.title = words;
+    s.presence.querySelector(".presence-text").textContent = words;
+  });
+  if (el.watchers) {
+    const n = Number(m.spectators) || 0;
+    el.watchers.hidden = n < 1;
+    el.watchers.dataset.count = String(n);
+    el.watchers.textContent = t("spectators", { n });
+  }
+}
+
+function onSaid(m) {
+  const s = el.seats[m.seat];
+  const mine = MY_SEATS.includes(m.seat);
+  const shown = Boolean(s && s.said) && (mine || !S.muted);
+  S.said.push({ seat: m.seat, code: m.code, shown });
+  if (!shown) return;
+  const text = t(`say_${m.code}`);
+  s.said.textContent = text;
+  s.said.hidden = false;
+  clearTimeout(s.saidTimer);
+  s.saidTimer = setTimeout(() => {
+    s.said.hidden = true;
+  }, SAID_MS);
+  if (!mine) announce(t("said", { name: nameOf(m.seat), text }));
+}
+
+function onRoom(m) {
+  if (m.type === "presence") onPresence(m);
+  else if (m.type === "said" && Number.isInteger(m.seat)) onSaid(m);
+}
+
+function renderMute() {
+  if (!el.mute) return;
+  el.mute.setAttribute("aria-pressed", S.muted ? "true" : "false");
+  el.mute.textContent = t(S.muted ? "unmute" : "mute");
+  el.say?.classList.toggle("is-muted", S.muted);
+}
+
+el.mute?.addEventListener("click", () => {
+  S.muted = !S.muted;
+  try {
+    localStorage.setItem(MUTE_KEY, S.muted ? "1" : "0");
+  } catch {
+    /* private mode: muted for this page only */
+  }
+  renderMute();
+  if (S.muted) el.seats.forEach((s, seat) => {
+    if (s.said && !MY_SEATS.includes(seat)) s.said.hidden = true;
+  });
+});
+renderMute();
+
+el.say?.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-say]");
+  if (!button || !isOpen()) return;
+  sendRaw({ type: "say", code: button.dataset.say, seat: actingSeat() });
+});
+
 window.tablePage = {
   get state() {
     return S.msg;
@@ -679,6 +774,15 @@ window.tablePage = {
   get heard() {
     return S.heard.slice();
   },
+  get presence() {
+    return S.presence;
+  },
+  get said() {
+    return S.said.slice();
+  },
+  get muted() {
+    return S.muted;
+  },
   mySeats: MY_SEATS.slice(),
 };
 
@@ -687,6 +791,7 @@ sock = openMatchSocket(MATCH_ID, {
   onResult,
   onError: (m) => flash(m.message || m.code),
   onConnection: setConn,
+  onOther: onRoom,
   onClosed(code) {
     if (code === 4404) flash(t("not_found"));
     settlePending({ ok: false, code: "offline", message: t("err_offline") });
