@@ -46,6 +46,7 @@ class TurnParts:
     tapped: str  # those of them that take a tap now
     buttons: str
     places: str = ""  # board places that take a tap (shown once a piece is picked)
+    toasts: str = ""  # where score pop-ups show: never over the board
 
 
 # Each hosted game's parts; a game without a line here fails the test (none is skipped).
@@ -56,6 +57,7 @@ PARTS: dict[str, TurnParts] = {
         tapped="[data-testid=hand] [data-tile][role=button]",
         buttons="#sb button.btn",
         places="[data-testid=board] .fives-place-active",
+        toasts="#toasts",
     ),
     "fives": TurnParts(
         board="[data-testid=board]",
@@ -63,6 +65,7 @@ PARTS: dict[str, TurnParts] = {
         tapped="[data-testid=hand] [data-tile][role=button]",
         buttons="#fives button.btn",
         places="[data-testid=board] .fives-place-active",
+        toasts="#fives .fives-toasts",
     ),
     "dice": TurnParts(
         board="[data-testid=dice-row]",
@@ -214,14 +217,42 @@ def _pick_a_piece(person: Person, parts: TurnParts) -> None:
     person.page.locator(parts.places).first.wait_for()
 
 
+# The focused element: whether it shows as focused, and its outline.
+FOCUS_RING = """() => { const el = document.activeElement, st = getComputedStyle(el);
+  return {visible: el.matches(":focus-visible"), style: st.outlineStyle,
+          width: parseFloat(st.outlineWidth) || 0}; }"""
+
+
+def _check_toasts(person: Person, parts: TurnParts) -> list[str]:
+    """The pop-ups' strip ends where the board begins."""
+    if not parts.toasts:
+        return []
+    (board,) = person.boxes(parts.board)
+    return [f"the pop-ups {strip} cover the board {board}"
+            for strip in person.boxes(parts.toasts) if strip["y"] + strip["h"] > board["y"] + 0.5]
+
+
+def _check_focus_ring(person: Person, parts: TurnParts) -> list[str]:
+    """A piece focused from the keyboard shows a ring of at least 2 px."""
+    person.page.keyboard.press("Shift")  # a keyboard user: focus() shows the ring
+    person.page.locator(parts.tapped).first.focus()
+    ring = person.page.evaluate(FOCUS_RING)
+    if not ring["visible"] or ring["style"] == "none" or ring["width"] < 2:
+        return [f"the focused piece has no strong ring: {ring}"]
+    return []
+
+
 def _a_turn(person: Person, computer: Computer, game: str, size: tuple[int, int],
             phone: bool) -> list[str]:
     parts = PARTS[game]
     problems = _open_on_a_turn(person, computer, game, size, phone)
-    problems += _check_inside(person, parts, size)
+    problems += _check_inside(person, parts, size) + _check_toasts(person, parts)
     if phone:
         problems += _check_taps(person, parts)
     person.shot(f"{game}-{'phone' if phone else 'desktop'}", full=False)
+    if not phone:
+        problems += _check_focus_ring(person, parts)
+        person.shot(f"{game}-desktop-focus", full=False)
     if parts.places:
         _pick_a_piece(person, parts)
         if person.boxes(parts.places):
