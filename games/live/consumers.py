@@ -16,6 +16,7 @@ computer's seat) and {"type": "said", "seat", "code"}.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import Counter, OrderedDict
@@ -24,6 +25,7 @@ from typing import Any
 import orjson
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, connection
 from django.utils.translation import gettext as _
@@ -48,6 +50,14 @@ REMEMBERED_IDS = 16
 _sockets: Counter[str] = Counter()
 MAX_ID_LENGTH = 64
 log = logging.getLogger(__name__)
+
+
+# What this process knows of each of its matches' rooms: (seats, the computer's seats),
+# and the presence last told there, so that a periodic look finds a change nobody
+# announced (a socket of a process that died, whose marks expired).
+_rooms: dict[str, tuple[int, list[int]]] = {}
+_told: dict[str, str] = {}
+_recheck: asyncio.Task[None] | None = None
 
 
 def _valid_id(value: Any) -> bool:
@@ -102,6 +112,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.role = broadcast.role_of(self.seats)
         self.seat_count = int(message["match"]["seats"])
         _sockets[self.match_id] += 1
+        _rooms[self.match_id] = (self.seat_count, self.computer_seats)
+        _ensure_recheck()
         self.counted = True
         await self.accept()
         await self.send_json(message)
@@ -117,24 +129,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 live_limits.bot_seats(match.seat_users))
 
     async def presence_text(self) -> str | None:
-        """Who is here: each seat connected or away, and the spectators. Not part of the
-        match (no event, no version); None (left unsaid) while Redis cannot be read."""
-        try:
-            connected, watching = await presence.match_presence(self.match_id, self.seat_count)
-        except Exception:  # Redis away a moment: unsaid
-            log.warning("presence not read", exc_info=True)
-            return None
-        shown: list[bool | None] = [None if seat in self.computer_seats else here
-                                    for seat, here in enumerate(connected)]
-        return orjson.dumps({"type": "presence", "connected": shown,
-                             "spectators": watching}).decode()
+        return await presence_text(self.match_id, self.seat_count, self.computer_seats)
 
     async def announce_presence(self) -> None:
         """Tell the room (its sockets that joined its talk) who is here now."""
-        text = await self.presence_text()
-        if text is not None:
-            await self.channel_layer.group_send(broadcast.group_name(self.match_id),
-                                                {"type": "match.relay", "text": text})
+        await announce(self.channel_layer, self.match_id, await self.presence_text())
 
     def _read_match(self) -> Match | None:
         try:
@@ -163,6 +162,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             _sockets[self.match_id] -= 1
             if _sockets[self.match_id] <= 0:
                 del _sockets[self.match_id]
+                _rooms.pop(self.match_id, None)
+                _told.pop(self.match_id, None)
                 match_cache.drop(self.match_id)  # no socket of this process plays it now
 
     async def send_json(self, data: dict[str, Any]) -> None:
@@ -290,6 +291,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def match_relay(self, event: dict[str, Any]) -> None:
         """The same text for every socket in the room's talk (presence, quick messages)."""
+        if event["text"].startswith('{"type":"presence"'):
+            _told[self.match_id] = event["text"]
         if self.in_room:
             await self.send(text_data=event["text"])
 
@@ -301,3 +304,48 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # Ended elsewhere (the clock task, another process): this process's copy of the
             # match is of no more use.
             match_cache.drop(self.match_id)
+
+
+async def presence_text(match_id: str, seat_count: int, computer_seats: list[int]) -> str | None:
+    """Who is here: each seat connected or away, and the spectators. Not part of the
+    match (no event, no version); None (left unsaid) while Redis cannot be read."""
+    try:
+        connected, watching = await presence.match_presence(match_id, seat_count)
+    except Exception:  # Redis away a moment: unsaid
+        log.warning("presence not read", exc_info=True)
+        return None
+    shown: list[bool | None] = [None if seat in computer_seats else here
+                                for seat, here in enumerate(connected)]
+    return orjson.dumps({"type": "presence", "connected": shown,
+                         "spectators": watching}).decode()
+
+
+async def announce(layer: Any, match_id: str, text: str | None) -> None:
+    if text is not None:
+        _told[match_id] = text
+        await layer.group_send(broadcast.group_name(match_id),
+                               {"type": "match.relay", "text": text})
+
+
+async def recheck_presence(layer: Any) -> None:
+    """Each match this process serves: its presence told again where it changed unsaid."""
+    for match_id, (seat_count, computer_seats) in list(_rooms.items()):
+        text = await presence_text(match_id, seat_count, computer_seats)
+        if text is not None and text != _told.get(match_id):
+            await announce(layer, match_id, text)
+
+
+def _ensure_recheck() -> None:
+    global _recheck
+    loop = asyncio.get_running_loop()
+    if _recheck is None or _recheck.done() or _recheck.get_loop() is not loop:
+        _recheck = loop.create_task(_recheck_forever())
+
+
+async def _recheck_forever() -> None:
+    while _rooms:
+        await asyncio.sleep(presence.REFRESH_S)
+        try:
+            await recheck_presence(get_channel_layer())
+        except Exception:  # the next round tries again
+            log.warning("presence not rechecked", exc_info=True)

@@ -129,6 +129,29 @@ async def test_a_killed_process_leaves_no_ghost(monkeypatch) -> None:
     assert await database_sync_to_async(presence.online_count)() <= online - 1
 
 
+async def test_a_seat_whose_process_died_turns_away_unannounced(players) -> None:
+    """Nobody closes a dead process's sockets: the periodic look of the survivors finds
+    its expired marks and tells the room."""
+    from channels.layers import get_channel_layer
+
+    from games.live import consumers
+
+    alice, _ = await open_socket(players.match.pk, token_headers(players.tokens["alice"]))
+    await in_room(alice)
+    ghost = await presence.enter(players.bob, str(players.match.pk), [1])
+    presence._held.discard(ghost)  # its process is gone
+    await consumers.recheck_presence(get_channel_layer())
+    await presence_until(alice, [True, True])
+    client = presence.live_limits.async_redis_client()
+    await client.zadd(presence.SEATS_KEY.format(match=players.match.pk),
+                      {f"1:{ghost.socket}": time.time() - presence.TTL_S - 1})
+    await consumers.recheck_presence(get_channel_layer())
+    await presence_until(alice, [True, False])
+    await consumers.recheck_presence(get_channel_layer())  # unchanged: not told again
+    assert all(m["type"] != "presence" for m in await drain(alice))
+    await alice.disconnect()
+
+
 async def test_players_online_count_their_open_sockets(players) -> None:
     before = await database_sync_to_async(presence.online_count)()
     notify = WebsocketCommunicator(application(), "/ws/notifications/",
