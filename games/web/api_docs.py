@@ -37,7 +37,7 @@ def documented_games() -> list[GamePlugin]:
 
 
 def schema_name(plugin: GamePlugin) -> str:
-    """``fives`` -> ``Fives``, ``spectacular-bid`` -> ``SpectacularBid``."""
+    """A game key in CamelCase: ``a-key`` -> ``AKey`` (an OpenAPI schema name)."""
     return "".join(part.capitalize() for part in re.split(r"[-_]", plugin.key))
 
 
