@@ -70,7 +70,7 @@
  *   from the opening tile and then in bigger frames.
  */
 
-import { SVG_NS, TILE_LONG, TILE_SHORT, parseTile, svgEl, tileName, tileSvg } from "./tiles.js";
+import { SVG_NS, TILE_INSET, TILE_LONG, TILE_SHORT, parseTile, svgEl, tileName, tileSvg } from "./tiles.js";
 
 export { tileSvg } from "./tiles.js";
 
@@ -760,7 +760,65 @@ export function renderBoard(svg, board, options = {}) {
     b.y1 = Math.max(b.y1, r.y1);
   }
   setViewBox(svg, b, S * 0.6, minW, minH);
+  addHitAreas(svg, placesLayer);
   return layout;
+}
+
+// The smallest thing a finger can tap reliably (CSS px): a place drawn smaller on a phone
+// gets an invisible target of this size around its centre.
+export const TAP_PX = 44;
+
+/** How many drawing units one CSS pixel of `svg` is (0 while it is not laid out). */
+function unitsPerPx(svg) {
+  const shown = svg.getBoundingClientRect();
+  const box = svg.viewBox && svg.viewBox.baseVal;
+  if (!box || !shown.width || !shown.height) return 0;
+  // preserveAspectRatio "meet": the larger ratio is the one that applies.
+  return Math.max(box.width / shown.width, box.height / shown.height);
+}
+
+function addHitAreas(svg, layer) {
+  const perPx = unitsPerPx(svg);
+  if (!perPx) return;
+  const radius = (TAP_PX / 2) * perPx;
+  for (const g of layer.querySelectorAll(".fives-place-active")) {
+    const box = g.getBBox();
+    if (Math.min(box.width, box.height) >= 2 * radius) continue;
+    const hit = svgEl("circle", {
+      class: "fives-place-hit",
+      cx: fmt(box.x + box.width / 2),
+      cy: fmt(box.y + box.height / 2),
+      r: fmt(radius),
+      fill: "transparent",
+      "aria-hidden": "true",
+    });
+    g.insertBefore(hit, g.firstChild);
+  }
+}
+
+/** Tiles a row and the gap between them so that each tile is at least TAP_PX wide in a
+ * container `widthPx` wide: one row with the usual gap when it fits, else a narrower gap,
+ * else as many rows as needed. */
+function handRows(count, widthPx) {
+  const roomy = { perRow: Math.max(count, 1), gap: S / 3, pad: S / 4 };
+  if (!widthPx || count < 2) return roomy;
+  // A tile is drawn S less its inset on each side wide.
+  const drawn = S - 2 * TILE_INSET;
+  const fits = (gap, pad) => Math.floor((widthPx * drawn / TAP_PX - 2 * pad + gap) / (S + gap));
+  if (fits(roomy.gap, roomy.pad) >= count) return roomy;
+  // Tiles side by side: each tile's own inset still shows a thin line between two.
+  const gap = 0;
+  const pad = S / 16;
+  // Rows as even as they can be (4 + 3, not 6 + 1).
+  const rows = Math.ceil(count / Math.max(1, fits(gap, pad)));
+  return { perRow: Math.ceil(count / rows), gap, pad };
+}
+
+/** The width a hand's SVG gets in its holder (its content box), in CSS px. */
+function contentWidth(holder) {
+  if (!holder || !holder.clientWidth) return 0;
+  const style = getComputedStyle(holder);
+  return holder.clientWidth - parseFloat(style.paddingLeft || "0") - parseFloat(style.paddingRight || "0");
 }
 
 /** Draw a hand of tiles (see the top of this file). */
@@ -781,14 +839,19 @@ export function renderHand(target, tiles, options = {}) {
   const face = addDefs(svg);
   const sel = selected ? tileName(selected) : null;
   const canPlay = playable ? new Set(playable.map(tileName)) : null;
-  const gap = S / 3;
   const lift = S / 4;
+  // Tiles to tap are kept TAP_PX wide or more; a hand only shown may be smaller.
+  const tapped = Boolean(onTileClick) && tiles.some((raw) => !canPlay || canPlay.has(tileName(raw)));
+  const { perRow, gap, pad } = handRows(tiles.length, tapped ? contentWidth(svg.parentElement) : 0);
+  const rows = Math.max(1, Math.ceil(tiles.length / perRow));
+  svg.classList.toggle("fives-hand--rows", rows > 1);
   tiles.forEach((raw, i) => {
     const name = tileName(raw);
     const ok = !canPlay || canPlay.has(name);
     const isSel = name === sel;
-    const x = i * (S + gap) + S / 2;
-    const y = L / 2 + lift - (isSel ? lift : 0);
+    const row = Math.floor(i / perRow);
+    const x = (i % perRow) * (S + gap) + S / 2;
+    const y = row * (L + lift + gap) + L / 2 + lift - (isSel ? lift : 0);
     const classes = ["domino-hand"];
     if (!ok) classes.push("domino-dim");
     if (ok && onTileClick) classes.push("domino-playable");
@@ -822,8 +885,15 @@ export function renderHand(target, tiles, options = {}) {
     }
     svg.appendChild(el);
   });
-  const width = Math.max(tiles.length, 1) * (S + gap) - gap;
-  setViewBox(svg, { x0: 0, y0: 0, x1: width, y1: L + lift }, S / 4, S, L);
+  const width = Math.min(Math.max(tiles.length, 1), perRow) * (S + gap) - gap;
+  const height = rows * (L + lift) + (rows - 1) * gap;
+  setViewBox(svg, { x0: 0, y0: 0, x1: width, y1: height }, pad, S, L);
+  // Rows: tiles of about TAP_PX, not as wide as the row allows (a short row would make
+  // them huge, and the hand taller than the screen).
+  const view = svg.viewBox.baseVal;
+  svg.style.maxWidth = rows > 1 && view
+    ? `${Math.round((view.width / (S - 2 * TILE_INSET)) * (TAP_PX + 4))}px` : "";
+  svg.classList.toggle("fives-hand--tap", tapped);
   return svg;
 }
 

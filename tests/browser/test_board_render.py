@@ -352,3 +352,55 @@ def test_screenshots(page: Any) -> None:
     whole = ARTIFACTS / "board-harness.png"
     page.screenshot(path=str(whole), full_page=True, scale="css", animations="disabled")
     assert hand.stat().st_size > 1000 and whole.stat().st_size > 1000
+
+
+# A phone: what is tapped on a board or in a hand is at least 44 x 44 CSS px.
+TAP_PX = 44
+PHONE_DRAW = """([spec, tiles]) => {
+  const { renderBoard, renderHand } = window.fivesHarness;
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.width, r.height]; };
+  const holder = document.createElement("div");
+  holder.style.width = "350px";
+  document.body.prepend(holder);
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("width", "350");
+  svg.setAttribute("height", "220");
+  holder.appendChild(svg);
+  renderBoard(svg, spec.board, { highlight: spec.highlight, onPlaceClick: () => {} });
+  const places = [...svg.querySelectorAll(".fives-place-active")].map(box);
+  const hands = tiles.map((names) => {
+    const hand = document.createElement("div");
+    holder.appendChild(hand);
+    const drawn = renderHand(hand, names, { onTileClick: () => {} });
+    return { tiles: [...drawn.querySelectorAll("[data-tile]")].map(box),
+             width: drawn.getBoundingClientRect().width };
+  });
+  holder.remove();
+  return { places, hands };
+}"""
+
+
+def test_on_a_phone_places_and_hand_tiles_are_big_enough_to_tap(browser: Any,
+                                                               static_server: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{static_server}/{HARNESS}")
+        page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+        crowded = max((s for s in SPECS if s.get("highlight")),
+                      key=lambda s: len(s["board"]["tiles"]))
+        seven = ["0-0", "1-4", "2-6", "3-3", "4-5", "5-6", "6-6"]
+        eleven = [*seven, "0-1", "0-2", "1-1", "2-2"]
+        shown = page.evaluate(PHONE_DRAW, [crowded, [seven, eleven]])
+        assert shown["places"], crowded["id"]
+        for w, h in shown["places"]:
+            assert w >= TAP_PX - 0.5 and h >= TAP_PX - 0.5, (crowded["id"], w, h)
+        for hand in shown["hands"]:
+            assert hand["width"] <= 350.5, hand
+            for w, _h in hand["tiles"]:
+                assert w >= TAP_PX - 0.5, hand
+        # Seven tiles still make one row at 350 px; eleven wrap into rows.
+        assert len({round(h) for _w, h in shown["hands"][0]["tiles"]}) == 1
+    finally:
+        context.close()
