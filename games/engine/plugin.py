@@ -306,6 +306,14 @@ class GamePlugin(ABC):
         the API documents are built; every hosted game has them."""
         return None
 
+    def state_from_view(self, view: JSON) -> GameState | None:
+        """A state whose view for ``view["seat"]`` is ``view``, or None (the default: a
+        game that cannot rebuild one). What the view hides is placed arbitrarily but
+        consistently (each hand its size, only tiles seen nowhere), with the public move
+        history, so that a computer player that has only its view (a client of the API)
+        can determinize it and search (``games/search/levels.py``)."""
+        return None
+
     @abstractmethod
     def bot_action(self, view: JSON, rng: random.Random) -> JSON | None:
         """A computer player's action (record-shaped) from its own seat's view, or None."""

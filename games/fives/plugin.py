@@ -22,7 +22,7 @@ from games.engine.plugin import (
 from games.engine.protocol import JSON, ChanceSource, GameState, Illegal, RecordedChance, Step
 
 from . import actions as A
-from . import bot, frames, record, replay
+from . import bot, frames, from_view, record, replay
 from .api_schema import API
 from .replay_text import REPLAY_STRINGS
 from .rules import Rules, conventions, parse_rules, rated_allows
@@ -198,6 +198,9 @@ class FivesPlugin(GamePlugin):
         return replay.replay_document(text, with_legal)
 
     # -- computer player ------------------------------------------------------------
+
+    def state_from_view(self, view: JSON) -> FivesState | None:
+        return from_view.state_from_view(self, view)
 
     def bot_action(self, view: JSON, rng: random.Random) -> JSON | None:
         return bot.choose(view, rng)

@@ -23,7 +23,7 @@ from games.engine.plugin import (
 from games.engine.protocol import JSON, ChanceSource, GameState, Illegal, RecordedChance
 
 from . import actions as A
-from . import bot, frames, record, replay
+from . import bot, frames, from_view, record, replay
 from .api_schema import API
 from .replay_text import REPLAY_STRINGS
 from .rules import Rules, table_conventions
@@ -177,6 +177,9 @@ class SpectacularBid(GamePlugin):
             lines += ["  " + json.dumps(action) for action in data["legal"]]
             text_out += "\n" + "\n".join(lines)
         return ReplayOutcome(rep.exit_status, data, text_out)
+
+    def state_from_view(self, view: JSON) -> Engine | None:
+        return from_view.state_from_view(self, view)
 
     def bot_action(self, view: JSON, rng: random.Random) -> JSON | None:
         return bot.choose(view)
