@@ -6,16 +6,26 @@ seeded shuffle, started, and played to its end by picking uniformly among the le
 actions. Then, for every registered game and seat count, random complete games through
 the game protocol (chance from the plugin): ``<game>/<seats>: games_per_second N,
 hands_per_second N`` (a hand is a deal of a domino game, a round of the dice game).
+
+Last, for every game whose states play hands out fast for a search
+(``GameState.hand_rollout``), random complete hands from a hand's first decision, both
+ways, in one run: ``playout <game>/<seats>: protocol N, shortcut N hands_per_second
+(xR)``, uniform (the protocol's ``play_out`` with the shared policy at ``explore`` 1,
+the worlds copied outside the timing) and with the shared greedy policy.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import time
 
 from games import registry
 from games.engine.plugin import GamePlugin
+from games.engine.protocol import GameState
+from games.search.drive import Horizon, play_out, to_decision
+from games.search.playout import GreedyPolicy
 from games.spectacular_bid import actions as A
 from games.spectacular_bid.state import Deal, Match
 
@@ -107,6 +117,45 @@ def measure_games(plugin: GamePlugin, seats: int, seconds: float,
     return games / elapsed, hands / elapsed
 
 
+def hand_starts(plugin: GamePlugin, seats: int, count: int, seed: int = 4) -> list[GameState]:
+    """States at the first decision of a hand's play (past Spectacular Bid's auction)."""
+    rng = random.Random(seed)
+    starts: list[GameState] = []
+    while len(starts) < count:
+        state = plugin.new_state(plugin.parse_rules(None, seats), seats)
+        horizon = Horizon(state, hands=2)  # the first deal and its hand
+        while (seat := to_decision(plugin, state, rng, horizon)) is not None:
+            if state.hand_rollout(rng, 1.0) is not None:
+                starts.append(state)
+                break
+            state.apply(seat, state.legal_actions(seat)[0], 0)  # declines the auction
+    return starts
+
+
+def measure_playouts(plugin: GamePlugin, starts: list[GameState], explore: float,
+                     seconds: float) -> tuple[float, float]:
+    """Hands per second from ``starts``: through the protocol, then the shortcut."""
+    rng = random.Random(5)
+    policy = GreedyPolicy(plugin, explore)
+    hands = 0
+    elapsed = 0.0
+    while elapsed < seconds:
+        worlds = [copy.deepcopy(start) for start in starts]
+        begin = time.perf_counter()
+        for world in worlds:
+            play_out(plugin, world, rng, Horizon(world, hands=1), policy)
+        elapsed += time.perf_counter() - begin
+        hands += len(worlds)
+    protocol = hands / elapsed
+    hands = 0
+    begin = time.perf_counter()
+    while time.perf_counter() - begin < seconds:
+        for start in starts:
+            start.hand_rollout(rng, explore)
+        hands += len(starts)
+    return protocol, hands / (time.perf_counter() - begin)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
@@ -121,6 +170,27 @@ def main() -> None:
             games_s, hands_s = measure_games(plugin, seats, args.seconds / 3)
             print(f"{plugin.key}/{seats}: games_per_second {games_s:.1f}, "
                   f"hands_per_second {hands_s:.0f}")
+    for plugin in registry.all_games():
+        for seats in plugin.seat_counts:
+            if not _plays_hands_out(plugin, seats):
+                continue
+            starts = hand_starts(plugin, seats, 100)
+            for name, explore in (("uniform", 1.0), ("greedy", GreedyPolicy(plugin).explore)):
+                slow, fast = measure_playouts(plugin, starts, explore, args.seconds / 3)
+                print(f"playout {plugin.key}/{seats} {name}: protocol {slow:.0f}, "
+                      f"shortcut {fast:.0f} hands_per_second (x{fast / slow:.1f})")
+
+
+def _plays_hands_out(plugin: GamePlugin, seats: int) -> bool:
+    """Whether the game's states offer the shortcut at some point of a first hand."""
+    state = plugin.new_state(plugin.parse_rules(None, seats), seats)
+    rng = random.Random(0)
+    horizon = Horizon(state, hands=2)
+    while (seat := to_decision(plugin, state, rng, horizon)) is not None:
+        if state.hand_rollout(rng, 1.0) is not None:
+            return True
+        state.apply(seat, state.legal_actions(seat)[0], 0)
+    return False
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ Chance (a deal, a roll) is passed in from outside with the game's own method.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass, field
@@ -120,6 +121,20 @@ class GameState(ABC):
     @abstractmethod
     def result(self) -> Result | None:
         """The result once the match is over."""
+
+    def hand_rollout(self, rng: random.Random, explore: float) -> HandRollout | None:
+        """For a search: the current hand played to its end with the shared playout policy
+        (``explore``: the chance of a uniform pick instead of the greedy one), without
+        changing this state; None when the state offers no such shortcut, or not now."""
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class HandRollout:
+    """How a hand played out by ``GameState.hand_rollout`` ended."""
+
+    scores: list[int]  # as the plugin's ``scores`` gives them, at the hand's end
+    over: bool  # the game ended within the hand
 
 
 class ChanceSource(Protocol):

@@ -23,6 +23,7 @@ from games.engine.protocol import JSON, Result, Step, gettext_noop
 from games.engine.stepped import ANNULLED
 
 from . import actions as A
+from .hand_ends import FivesHandEnds
 from .rules import DEFAULT_RULES, Rules
 from .scoring import (
     fish_winner,
@@ -144,6 +145,12 @@ class FivesState(DominoState):
 
     def _may_draw(self) -> bool:
         return self.drawable() > 0
+
+    def _hand_ends(self) -> FivesHandEnds:
+        return FivesHandEnds(self.rules.target, self.rules.full_record)
+
+    def _pile(self) -> tuple[Sequence[int], int]:
+        return self.bazaar, len(self.bazaar) - 1  # the last tile is never drawn
 
     def next_deadline_us(self) -> int | None:
         if self._result is not None:

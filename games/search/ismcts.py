@@ -27,9 +27,9 @@ from games.engine.protocol import GameState
 
 from .budget import Budget
 from .candidates import considered
-from .drive import Horizon, Policy, apply_legal, play_out, to_decision
+from .drive import Horizon, Policy, apply_legal, to_decision
 from .playout import greedy_policy, immediate_points
-from .reward import MARGIN_SCALE, rewards
+from .reward import MARGIN_SCALE, simulate
 from .worlds import Dealer
 
 EXPLORATION = 0.3  # the UCB constant, for rewards in [0, 1]
@@ -37,7 +37,6 @@ EXPLORATION = 0.3  # the UCB constant, for rewards in [0, 1]
 # BIAS * tanh(points / MARGIN_SCALE), fading as 1 / (visits + 1); untried actions are
 # expanded best first. Small budgets then start from the greedy choice and refine it.
 BIAS = 0.6
-PLAYOUT_PLIES: int | None = None  # a playout runs to the horizon
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +105,7 @@ def _iterate(plugin: GamePlugin, dealer: Dealer, root: Node, rng: random.Random,
              horizon: Horizon, before: list[int], policy: Policy) -> None:
     world = dealer.world(rng)
     path = _descend(plugin, root, world, rng, horizon)
-    play_out(plugin, world, rng, horizon, policy, PLAYOUT_PLIES)
-    reward = rewards(plugin, world, before)
+    reward = simulate(plugin, world, rng, horizon, policy, before)
     for node in path:
         node.visits += 1
         totals = node.totals

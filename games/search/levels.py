@@ -22,10 +22,10 @@ from games.engine.protocol import GameState
 
 from .budget import Budget
 from .candidates import bid_amount, considered
-from .drive import Horizon, apply_legal, play_out, to_decision
+from .drive import Horizon, apply_legal, to_decision
 from .ismcts import choose, prior
 from .playout import greedy_policy
-from .reward import margins, rewards
+from .reward import margins, simulate
 from .worlds import Dealer, determinize
 
 Level = Callable[[GamePlugin, GameState, int, random.Random, Budget], int]
@@ -117,9 +117,8 @@ def medium(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
         action = legal[done % len(legal)]
         world = dealer.world(rng)
         apply_legal(world, seat, action)
-        play_out(plugin, world, rng, horizon, policy)
         visits[action] += 1
-        totals[action] += rewards(plugin, world, before)[seat]
+        totals[action] += simulate(plugin, world, rng, horizon, policy, before)[seat]
         done += 1
     # By mean (the visits are equal, give or take one), the points at once breaking ties
     # and weighing in while the samples are few, as in the tree's progressive bias.

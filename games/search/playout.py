@@ -21,8 +21,6 @@ from games.dominoes.tiles import PIPS, tile_from_name
 from games.engine.plugin import GamePlugin
 from games.engine.protocol import GameState
 
-from .drive import Policy
-
 EXPLORE = 0.2
 NO_TARGET = -1
 
@@ -51,15 +49,23 @@ def immediate_points(plugin: GamePlugin, state: GameState, code: int) -> tuple[i
     return (total if total > 0 and total % 5 == 0 else 0), PIPS[tile]
 
 
-def greedy_policy(plugin: GamePlugin) -> Policy:
-    """The shared playout policy for ``plugin``'s states."""
+class GreedyPolicy:
+    """The shared playout policy for ``plugin``'s states (see the module). A state that
+    offers ``hand_rollout`` plays the same policy there, faster (``reward.simulate``)."""
 
-    def pick(state: GameState, seat: int, legal: Sequence[int], rng: random.Random) -> int:
-        if rng.random() >= EXPLORE:
+    __slots__ = ("explore", "plugin")
+
+    def __init__(self, plugin: GamePlugin, explore: float = EXPLORE) -> None:
+        self.plugin = plugin
+        self.explore = explore
+
+    def __call__(self, state: GameState, seat: int, legal: Sequence[int],
+                 rng: random.Random) -> int:
+        if rng.random() >= self.explore:
             best: tuple[int, int] | None = None
             chosen = legal[0]
             for code in legal:
-                value = immediate_points(plugin, state, code)
+                value = immediate_points(self.plugin, state, code)
                 if value is None:
                     break
                 if best is None or value > best:
@@ -68,4 +74,7 @@ def greedy_policy(plugin: GamePlugin) -> Policy:
                 return chosen
         return legal[rng.randrange(len(legal))]
 
-    return pick
+
+def greedy_policy(plugin: GamePlugin, explore: float = EXPLORE) -> GreedyPolicy:
+    """The shared playout policy for ``plugin``'s states."""
+    return GreedyPolicy(plugin, explore)

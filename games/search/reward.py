@@ -13,10 +13,14 @@
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 
 from games.engine.plugin import GamePlugin
 from games.engine.protocol import GameState
+
+from .drive import Horizon, Policy, hands_begun, play_out
+from .playout import GreedyPolicy
 
 MARGIN_SCALE = 30.0
 MARGIN_SPAN = 0.4  # a margin never reaches the reward of a win (1) or a loss (0)
@@ -51,6 +55,34 @@ def rewards(plugin: GamePlugin, state: GameState, before: Sequence[int]) -> list
         if ranks is not None:
             return by_rank(ranks)
         return [0.5] * seats
-    after = plugin.scores(state) or [0] * seats
-    start = before or [0] * seats
+    return by_margin(plugin.scores(state) or [0] * seats, before)
+
+
+def by_margin(after: Sequence[int], before: Sequence[int]) -> list[float]:
+    start = before or [0] * len(after)
     return [0.5 + MARGIN_SPAN * math.tanh(m / MARGIN_SCALE) for m in margins(start, after)]
+
+
+def ranks_by_score(scores: Sequence[int]) -> list[int]:
+    """1 for the highest score; equal scores share a rank."""
+    return [1 + sum(1 for other in scores if other > score) for score in scores]
+
+
+def simulate(plugin: GamePlugin, world: GameState, rng: random.Random, horizon: Horizon,
+             policy: Policy, before: Sequence[int]) -> list[float]:
+    """Play ``world`` to the horizon with ``policy`` and return every seat's reward.
+
+    When the policy is the shared one, the horizon is the end of the hand under way and
+    the state plays hands out itself (``GameState.hand_rollout``), that shortcut is
+    taken: the same policy and rules without the protocol's checks, clock and records
+    (tests/search/test_rollout.py holds the two ways to the same hands). A game that ends
+    there ranks its seats by score, as both domino games do when a hand ends them.
+    """
+    if isinstance(policy, GreedyPolicy) and horizon.limit == hands_begun(world) + 1:
+        rollout = world.hand_rollout(rng, policy.explore)
+        if rollout is not None:
+            if rollout.over and world.num_seats > 1:
+                return by_rank(ranks_by_score(rollout.scores))
+            return by_margin(rollout.scores, before)
+    play_out(plugin, world, rng, horizon, policy)
+    return rewards(plugin, world, before)

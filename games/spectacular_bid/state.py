@@ -26,6 +26,7 @@ from games.engine.protocol import JSON, Reason, Result, Step, gettext_noop
 from games.engine.stepped import ANNULLED
 
 from . import actions as A
+from .hand_ends import BidHandEnds
 from .rules import STANDARD_RULES, Rules
 from .view import build_view
 
@@ -183,6 +184,13 @@ class Match(DominoState):
 
     def _may_draw(self) -> bool:
         return self.draw_pos < BONEYARD_SIZE
+
+    def _hand_ends(self) -> BidHandEnds | None:
+        # A one-device match waiting for its tiles to be revealed has a step in between.
+        return None if self.awaiting_reveal is not None else BidHandEnds()
+
+    def _pile(self) -> tuple[Sequence[int], int]:
+        return self.boneyard, BONEYARD_SIZE
 
     def _legal_auction(self, seat: int) -> list[int]:
         codes = []
