@@ -1,21 +1,69 @@
-"""The computer player: finds its matches through the API and plays them over websockets."""
+"""The computer player: finds its matches through the API and plays them over websockets.
+
+``run`` serves every computer account (``bots/levels.py``: one token each, one poll of
+its matches each) in one event loop; each account plays its matches at its own level.
+The decisions of the levels that search run in a bounded process pool (``Decisions``),
+apart from the loop that holds the sockets, so that many tables at once neither block
+the sockets nor each other beyond the pool's size; each decision has a deadline fixed
+when it is asked for, under the table's delay per decision (``bots/decide.py``).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import random
+import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from games import registry
 
+from . import decide
 from .client import Api, MatchConnection
+from .levels import DEFAULT_USERNAME, level_for
 
 log = logging.getLogger("bots")
+DEFAULT_WORKERS = 2
+JSON = dict[str, Any]
 
 
-async def play_match(api: Api, match_id: str, think: tuple[float, float] = (0.4, 1.2)) -> None:
-    """Play one match to its end with its game's computer player (every seat it holds)."""
+class Decisions:
+    """The bounded pool the computer's decisions run in. Its processes start with the
+    first decision (a platform nobody plays the computer on runs none) and are spawned,
+    not forked, from a process that holds threads and sockets."""
+
+    def __init__(self, workers: int = DEFAULT_WORKERS) -> None:
+        self.workers = max(1, workers)
+        self._pool = ProcessPoolExecutor(max_workers=self.workers,
+                                         mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=decide.warm)
+
+    async def action(self, game: str, view: JSON, level: str | None,
+                     most_s: float = decide.SEARCH_S) -> JSON | None:
+        deadline = time.time() + decide.decision_seconds(view, most_s)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, decide.decide, game, view, level,
+                                          deadline, random.getrandbits(63))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def _choose(game: str, view: JSON, level: str | None, decisions: Decisions | None,
+                  rng: random.Random) -> JSON | None:
+    if decisions is None or level is None:  # the game's plain computer, in the loop
+        return registry.game(game).bot_action(view, rng)
+    return await decisions.action(game, view, level)
+
+
+async def play_match(api: Api, match_id: str, think: tuple[float, float] = (0.4, 1.2),
+                     username: str | None = None, decisions: Decisions | None = None) -> None:
+    """Play one match to its end (every seat it holds): at the level of the account
+    ``username`` in ``decisions``' pool, or with no account named, with the game's plain
+    computer (``bot_action``). A decision and its think pause together stay under the
+    table's delay per decision."""
     rng = random.Random()
     conn = MatchConnection(api, match_id)
     await conn.connect()
@@ -30,22 +78,26 @@ async def play_match(api: Api, match_id: str, think: tuple[float, float] = (0.4,
                 return
             if conn.view_to_act_on() is None:
                 continue
-            plugin = registry.game(conn.state["match"].get("game", registry.default_game().key))
+            game = conn.state["match"].get("game", registry.default_game().key)
+            level = None if username is None else level_for(username, game)
+            started = time.monotonic()
             action = None
             for view in conn.my_views():
-                action = plugin.bot_action(view, rng)
+                action = await _choose(game, view, level, decisions, rng)
                 if action is not None:
                     break
             if action is None:
                 continue
-            await asyncio.sleep(random.uniform(*think))
+            pause = min(random.uniform(*think), decide.decision_seconds(view, think[1]))
+            await asyncio.sleep(max(0.0, pause - (time.monotonic() - started)))
             await conn.send_command(action)
     finally:
         await conn.close()
 
 
-async def run(base_url: str, token: str, poll_s: float = 1.0) -> None:
-    api = Api(base_url, token)
+async def serve(api: Api, username: str, decisions: Decisions | None,
+                poll_s: float = 1.0) -> None:
+    """Play every active match of one computer account, polling for new ones."""
     playing: dict[str, asyncio.Task[Any]] = {}
     while True:
         try:
@@ -54,7 +106,22 @@ async def run(base_url: str, token: str, poll_s: float = 1.0) -> None:
                 match_id = match["id"]
                 task = playing.get(match_id)
                 if task is None or task.done():
-                    playing[match_id] = asyncio.create_task(play_match(api, match_id))
+                    playing[match_id] = asyncio.create_task(
+                        play_match(api, match_id, username=username, decisions=decisions))
         except Exception:
-            log.warning("bot poll failed", exc_info=True)
+            log.warning("bot poll failed (%s)", username, exc_info=True)
         await asyncio.sleep(poll_s)
+
+
+async def run(base_url: str, tokens: dict[str, str] | str, poll_s: float = 1.0,
+              workers: int = DEFAULT_WORKERS) -> None:
+    """Serve the computer accounts of ``tokens`` (username -> token; a plain token: the
+    account "computer") until cancelled."""
+    if isinstance(tokens, str):
+        tokens = {DEFAULT_USERNAME: tokens}
+    decisions = Decisions(workers)
+    try:
+        await asyncio.gather(*(serve(Api(base_url, token), username, decisions, poll_s)
+                               for username, token in tokens.items()))
+    finally:
+        decisions.close()

@@ -57,6 +57,9 @@ class DicePlugin(GamePlugin):
         "A dice game for one player or more: five dice, two tries a turn, and two ways to win.")
     record_format = FORMAT
     seat_counts = (1, 2, 3, 4, 5, 6)
+    # The computer's levels (bots/levels.py reads them): bot.py's, careful by default.
+    computer_levels = bot.LEVELS
+    default_computer_level = bot.DEFAULT_LEVEL
     versionless = frozenset({"resign"})
     # The board on the shared match page (templates/games/table.html).
     replay_strings = REPLAY_STRINGS

@@ -8,8 +8,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from accounts.computer import computer_account
+from accounts.computer import computer_account, is_computer_username
+from accounts.models import Profile
+from bots.levels import default_level, level_for, levels_of, username_for
 from games import registry
 from games.engine.plugin import GamePlugin
 from games.live import notices
@@ -18,6 +21,9 @@ from games.play.services import check_rules, do_create_match
 from games.reads.history import display_name
 
 BOT_USERNAME = "computer"
+# The lobby's names of the computer's levels (bots/levels.py lists each game's).
+LEVEL_LABELS = {"easy": gettext_noop("Easy"), "medium": gettext_noop("Medium"),
+                "hard": gettext_noop("Hard"), "careful": gettext_noop("Careful")}
 
 
 class LobbyError(Exception):
@@ -29,6 +35,31 @@ def bot_user() -> AbstractBaseUser:
     (and again the same way if absent, e.g. after a test flushed the tables). It is fetched,
     never renamed, and never a person's account (accounts/computer.py)."""
     return computer_account()
+
+
+def computer_levels_for(plugin: GamePlugin) -> dict[str, Any]:
+    """The levels "Play the computer" offers for a game (none to choose: an empty list)
+    and the one chosen when none is named, for the lobby's form."""
+    levels = [level for level in levels_of(plugin) if level in LEVEL_LABELS]
+    return {"levels": [{"key": level, "name": _(LEVEL_LABELS[level])} for level in levels],
+            "default": default_level(plugin)}
+
+
+def check_level(plugin: GamePlugin, level: Any) -> str:
+    """A level of the game's computer (None: its default); LobbyError names the levels."""
+    if level is None:
+        return default_level(plugin)
+    levels = levels_of(plugin)
+    if not isinstance(level, str) or level not in levels:
+        raise LobbyError(_("'level' must be one of %(levels)s for %(game)s.") % {
+            "levels": ", ".join(levels), "game": _(plugin.name)})
+    return level
+
+
+def computer_user(plugin: GamePlugin, level: Any = None) -> AbstractBaseUser:
+    """The account of the game's computer at ``level`` (None: the default level, the
+    account "computer")."""
+    return computer_account(username_for(plugin, check_level(plugin, level)))
 
 
 def _opponent(username: str, me: AbstractBaseUser) -> AbstractBaseUser:
@@ -85,7 +116,7 @@ def check_seats(plugin: GamePlugin, seats: Any, computer_seats: Any) -> tuple[in
 def do_challenge(me: AbstractBaseUser, username: str, rated: bool,
                  rules: Any = None, game: Any = None) -> Seek:
     opponent = _opponent(username, me)
-    if opponent.username == BOT_USERNAME:
+    if is_computer_username(opponent.username):
         raise LobbyError(_("Use 'Play the computer' to play the computer."))
     plugin = game_plugin(game)
     return _open_once(me, opponent=opponent, rated=rated, game=plugin.key,
@@ -180,12 +211,14 @@ def do_cancel(me: AbstractBaseUser, seek_id: int) -> None:
 
 
 def do_play_computer(me: AbstractBaseUser, game: Any = None, seats: Any = 2,
-                     rules: Any = None) -> Match:
-    """A casual match against the computer, which takes every other seat."""
+                     rules: Any = None, level: Any = None) -> Match:
+    """A casual match against the computer at ``level`` (None: the game's default), which
+    takes every other seat."""
     plugin = game_plugin(game)
     seats, _computer = check_seats(plugin, seats, seats - 1 if isinstance(seats, int) else 0)
+    computer = computer_user(plugin, level)
     table = check_table_rules(False, rules, plugin.key, seats)
-    return do_create_match(me, *[bot_user()] * (seats - 1), rated=False, rules=table or None,
+    return do_create_match(me, *[computer] * (seats - 1), rated=False, rules=table or None,
                            game=plugin.key)
 
 
@@ -219,11 +252,14 @@ def do_rematch(me: AbstractBaseUser, match: Match) -> Match | Seek:
         return do_one_device(me, match.game)
     if match.seat_of(me.pk) is None:
         raise LobbyError(_("You did not play in that match."))
-    computer = bot_user().pk
     others = [uid for uid in match.seat_users if uid != me.pk]
-    people = [uid for uid in others if uid != computer]
-    if not people:
-        return do_play_computer(me, match.game, match.seat_count, match.rules or None)
+    computers = dict(Profile.objects.filter(user_id__in=others, is_bot=True)
+                     .values_list("user_id", "user__username"))
+    people = [uid for uid in others if uid not in computers]
+    if not people:  # the same level again
+        levels = {level_for(name, match.game) for name in computers.values()}
+        level = levels.pop() if len(levels) == 1 else None
+        return do_play_computer(me, match.game, match.seat_count, match.rules or None, level)
     if len(others) == 1:
         opponent = get_user_model().objects.get(pk=people[0])
         return _open_once(me, opponent=opponent, rated=match.rated, game=match.game,

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
+from accounts.computer import shown_name
 from games import registry
 from games.models import Match, MatchSeat
 
@@ -190,5 +191,6 @@ def decorate(matches: list[Match], player: Any | None = None) -> list[Match]:
 def display_name(user: Any) -> str:
     profile = getattr(user, "profile", None)
     if getattr(profile, "is_bot", False):
-        return _("Computer")  # in the reader's language; the account's stored name stays
+        # In the reader's language, with its level; the account's stored name stays.
+        return shown_name(str(user.username))
     return (getattr(profile, "display_name", "") or "") or str(user.username)

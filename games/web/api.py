@@ -223,7 +223,7 @@ def me(request: HttpRequest) -> JsonResponse:
 
 
 SEEK_FIELDS = frozenset({"rated", "opponent", "rules", "game", "seats", "computer_seats"})
-COMPUTER_FIELDS = frozenset({"game", "seats", "rules"})
+COMPUTER_FIELDS = frozenset({"game", "seats", "rules", "level"})
 ONE_DEVICE_FIELDS = frozenset({"game"})  # a game that declares has_one_device; none: the first
 TOKEN_FIELDS = frozenset({"name"})
 
@@ -314,7 +314,8 @@ def play_computer(request: HttpRequest) -> JsonResponse:
     def play(user: Any, game: str | None, data: dict[str, Any]) -> Match:
         rules = _optional(data, "rules", dict,
                           _("'rules' must be an object of table rules, or null."))
-        return lobby.do_play_computer(user, game, data.get("seats", 2), rules)
+        return lobby.do_play_computer(user, game, data.get("seats", 2), rules,
+                                      data.get("level"))
 
     return _start_match(request, COMPUTER_FIELDS, play)
 

@@ -14,7 +14,7 @@ from games import registry
 from games.engine.plugin import Convention, GamePlugin
 from games.live.quick_messages import LABELS as QUICK_MESSAGES
 from games.models import Match
-from games.play import services
+from games.play import lobby, services
 from games.reads.history import decorate
 
 # What static/js/shell.js shows (a board brings its own strings in its template).
@@ -132,6 +132,7 @@ def lobby_games() -> list[dict[str, Any]]:
             "standard": _standard_rules(plugin),
             "rated_standard": plugin.rated_standard,
             "headline": plugin.headline_convention,
+            "computer": lobby.computer_levels_for(plugin),
         }
         for plugin in registry.all_games()
     ]

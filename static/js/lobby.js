@@ -513,6 +513,8 @@
   var conventionsFixedList = document.getElementById("seek-conventions-fixed-list");
   var playComputer = document.getElementById("play-computer");
   var playComputerNote = document.getElementById("play-computer-note");
+  var computerLevel = document.getElementById("computer-level");
+  var computerLevelField = document.getElementById("computer-level-field");
   var oneDevice = document.getElementById("one-device");
   var shownGame = null;
 
@@ -605,6 +607,12 @@
       options(seekSeats, counts, counts.indexOf(2) >= 0 ? 2 : counts[0]);
       seekSeats.disabled = counts.length < 2;
       renderConventions(game);
+      // The computer's levels for "Play the computer" (none to choose: no field).
+      var computer = game.computer || { levels: [], "default": null };
+      computerLevel.replaceChildren.apply(computerLevel, computer.levels.map(function (l) {
+        return el("option", { value: l.key, selected: l.key === computer["default"], text: l.name });
+      }));
+      computerLevelField.hidden = computer.levels.length < 2;
     }
     var seats = selectedSeats();
     var casual = seekRated.value !== "rated";
@@ -671,6 +679,7 @@
     show(seekFeedback, "");
     busy(playComputer, true);
     var body = { game: selectedGame().key, seats: selectedSeats() };
+    if (!computerLevelField.hidden && computerLevel.value) body.level = computerLevel.value;
     var rules = seekRules(true);
     if (rules) body.rules = rules;
     api("POST", "/api/matches/computer", body)
