@@ -132,3 +132,15 @@ def test_the_lobby_offers_each_games_levels() -> None:
     page = client.get("/").content.decode()
     assert 'data-testid="computer-level"' in page
     assert '"computer": {"levels": [{"key": "easy"' in page
+
+
+def test_pages_show_a_level_account_by_its_level() -> None:
+    from ratings.models import Rating
+
+    hard = computer_account("computer-fives-hard")
+    Rating.objects.create(user=hard, game="fives", games=3, wins=2)
+    client = Client()
+    profile = client.get("/players/computer-fives-hard/").content.decode()
+    assert "<h1>Computer (hard)</h1>" in profile
+    board = client.get("/leaderboard/?game=fives").content.decode()
+    assert ">Computer (hard)</a>" in board
