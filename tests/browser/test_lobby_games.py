@@ -225,3 +225,35 @@ def test_the_language_menu_waits_for_the_keyboard(live_stack: Any, browser: Any)
         visitor.context.clear_cookies()
     finally:
         visitor.close()
+
+
+def test_play_the_computer_at_a_chosen_level(live_stack: Any, browser: Any) -> None:
+    """The level control offers the game's levels (medium chosen); the match seats that
+    level's account. The dice game offers its own levels."""
+    from games.models import Match
+    from games.play.lobby import computer_user
+    from tests.browser.test_fives_table import match_id_of
+
+    ann = Person(browser, live_stack.url, "annlevels")
+    try:
+        ann.sign_up()
+        page = ann.page
+        ann.testid("seek-game").select_option("dice")
+        levels = page.eval_on_selector_all("[data-testid=computer-level] option",
+                                           "els => els.map(e => e.value)")
+        assert levels == ["careful", "easy"]
+        assert ann.testid("computer-level").input_value() == "careful"
+        ann.testid("seek-game").select_option("fives")
+        levels = page.eval_on_selector_all("[data-testid=computer-level] option",
+                                           "els => els.map(e => e.value)")
+        assert levels == ["easy", "medium", "hard"]
+        assert ann.testid("computer-level").input_value() == "medium"
+        ann.testid("computer-level").select_option("hard")
+        ann.testid("play-computer").click()
+        page.wait_for_url("**/matches/**", timeout=STEP_MS)
+        match = Match.objects.get(pk=match_id_of(ann))
+        hard = computer_user(registry.game("fives"), "hard")
+        assert match.seat_users[1:] == [hard.pk]
+        no_problems(ann)
+    finally:
+        ann.close()
