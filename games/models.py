@@ -181,3 +181,29 @@ class Seek(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+
+class MatchReview(models.Model):
+    """The game review of a finished match (``games/search/review.py``), for a game whose
+    plugin has no analysis of its own: made by a Celery task after the match ends
+    (``games/play/review.py``), stored once done. ``done`` of ``total`` decisions is its
+    progress while it runs; ``result`` the review once done."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True,
+                                 related_name="review")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(null=True, blank=True)  # None: not counted yet
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"review of {self.match_id}: {self.status}"

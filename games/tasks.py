@@ -1,6 +1,7 @@
 """Celery tasks: a task at every clock deadline, and a sweep every second (the safety net).
 
-Both only call ``services.do_advance``; the engine decides what the time means.
+Both only call ``services.do_advance``; the engine decides what the time means. And the
+game review of a finished match (``games/play/review.py``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import time
 from celery import shared_task
 
 from games.models import Match
-from games.play import services
+from games.play import review, services
 from games.play.deadlines import forget_pending, schedule_deadline
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,11 @@ def sweep_overdue() -> int:
         except Exception:
             log.exception("sweep failed for match %s", match_id)
     return len(overdue)
+
+
+@shared_task(name="games.tasks.review_match", ignore_result=True)
+def review_match(match_id: str) -> None:
+    review.run_review(match_id)
 
 
 EARLY_S = 0.05

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from games.reads import advice, bests
+from games.reads import advice, bests, review
 from games.web import api, live_games, pages, views
 
 urlpatterns = [
@@ -31,6 +31,7 @@ urlpatterns = [
     path("api/matches/<uuid:match_id>/record", api.match_record),
     path("api/matches/<uuid:match_id>/advice", advice.match_advice),
     path("api/matches/<uuid:match_id>/analysis", advice.match_analysis),
+    path("api/matches/<uuid:match_id>/review", review.match_review),
     path("api/tokens", api.tokens),
     path("api/tokens/<int:token_id>/revoke", api.token_revoke),
     re_path(r"^api/", api.not_found),  # last: a JSON 404 for any other /api/ path

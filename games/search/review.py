@@ -23,6 +23,7 @@ it for the positions this was measured on.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from .candidates import considered
 from .drive import Horizon, apply_legal, hands_begun, play_out
 from .playout import EXPLORE, greedy_policy
 from .reward import margins
-from .worlds import Dealer, quick_copy
+from .worlds import Dealer
 
 PLAYOUTS = 96  # per action of a decision: the default size (measured: docs/api.md)
 MISTAKE_POINTS = 2.0
@@ -72,7 +73,7 @@ def decisions_of(plugin: GamePlugin, rules: Any, seats: int,
             seat, code = plugin.action_from_dict(payload)
             legal = state.legal_actions(seat)
             if state.to_act() == seat and len(legal) > 1 and code in legal:
-                found.append(Decision(quick_copy(state), seat, code, actions))
+                found.append(Decision(copy.deepcopy(state), seat, code, actions))
             actions += 1
             outcome = state.apply(seat, code, event.t_us)
             if isinstance(outcome, Illegal) or not outcome.applied:
