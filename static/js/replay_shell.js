@@ -21,7 +21,12 @@
  * `viewer` offers t(key, params) (the page's translated strings), nameOf(seat), seats,
  * data, index and go(index). No user-facing English lives here: every string comes
  * from "replay-data". The frames are the game plugin's `frames(record)`.
+ *
+ * A finished match's game review (static/js/replay_review.js) follows the viewer, the
+ * game's module wording its actions: board.actionText?.(action) -> "text".
  */
+
+import { mountReview } from "./replay_review.js";
 
 const $ = (id) => document.getElementById(id);
 const DATA = JSON.parse($("replay-data").textContent);
@@ -269,6 +274,7 @@ function render() {
   el.slider.value = String(i + 1);
   el.slider.setAttribute("aria-valuetext", t("step", { n: i + 1, total: n }));
   el.root.dataset.index = String(i);
+  document.dispatchEvent(new CustomEvent("replay:step", { detail: i })); // the review follows
 }
 
 function go(index, { keepPlaying = false } = {}) {
@@ -398,6 +404,11 @@ async function loadMatch() {
       }),
     ]);
     show(data, DATA.names);
+    mountReview($("replay-review"), {
+      matchId: DATA.match,
+      viewer,
+      actionText: (action) => (typeof S.board?.actionText === "function" ? S.board.actionText(action) : ""),
+    });
   } catch (err) {
     showError(err.message || t("load_error"));
   } finally {

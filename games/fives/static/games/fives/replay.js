@@ -2,7 +2,7 @@
  * The Fives replay, on the shared viewer (static/js/replay_shell.js,
  * templates/games/replay_table.html):
  *
- *   mount(element, viewer) -> {show(frame, index, data), describe, scores, result}
+ *   mount(element, viewer) -> {show(frame, index, data), describe, scores, result, actionText}
  *
  * A frame (games/fives/frames.py) is the public position after one action: the board,
  * how many tiles each hand holds, the bazaar, the time banks, the scores, and once the
@@ -274,5 +274,7 @@ export function mount(element, viewer) {
     describe: (frame, index, data) => describe(ctx, frame, index, data),
     scores,
     result: (data) => result(ctx, data),
+    // The game review's words for a record-shaped action (static/js/replay_review.js).
+    actionText: (action) => describe(ctx, { action }, -1, B.data).text,
   };
 }

@@ -2,7 +2,7 @@
  * The Spectacular Bid replay, on the shared viewer (static/js/replay_shell.js,
  * templates/games/replay_table.html):
  *
- *   mount(element, viewer) -> {show(frame, index, data), describe, scores, result}
+ *   mount(element, viewer) -> {show(frame, index, data), describe, scores, result, actionText}
  *
  * A frame (games/spectacular_bid/frames.py) is the match after one action, all hands
  * open: {action: {hand, seat, type, tile?, target?, port?, amount?, points, balances,
@@ -325,5 +325,8 @@ export function mount(element, viewer) {
     if (B.chart) B.chart.update({ marker: { x: index + 1, y: frame.balances?.[0] } });
   }
 
-  return { show, describe, scores, result };
+  // The game review's words for a record-shaped action (static/js/replay_review.js).
+  const wordsOf = (action) => actionText(ctx, { action }, null).text;
+
+  return { show, describe, scores, result, actionText: wordsOf };
 }
