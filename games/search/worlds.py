@@ -141,27 +141,52 @@ class Dealer:
         return world
 
 
+_SHARED = (int, float, str, bool, type(None), tuple, frozenset)
+
+
+def _is_shared(value: object) -> bool:
+    """Never changed in place: immutable values, frozen dataclasses (rules, a result)."""
+    if isinstance(value, _SHARED):
+        return True
+    params = getattr(value, "__dataclass_params__", None)
+    return params is not None and bool(params.frozen)
+
+
+def _copied_item(value: object) -> object:
+    """An element of a state's list: shared when immutable, else a shallow copy (a hand's
+    summary, whose board and moves never change once kept)."""
+    return value if _is_shared(value) else copy.copy(value)
+
+
 def quick_copy(state: GameState) -> GameState:
-    """A deep copy sharing what never changes again: the rules, the moves (``Step``
-    tuples), an ended hand's final board and moves; the board and the clock by their own
-    ``copy()``. A small part of the work of a plain deep copy of a domino state."""
-    memo: dict[int, object] = {}
-    rules = getattr(state, "rules", None)
-    if rules is not None:
-        memo[id(rules)] = rules
-    live = [getattr(state, "board", None), getattr(state, "moves", None)]
-    for summary in getattr(state, "hands_summary", []):
-        for name in ("final_board", "final_moves"):
-            kept = getattr(summary, name, None)
-            if kept is not None and all(kept is not part for part in live):
-                memo[id(kept)] = kept
-    for step in getattr(state, "moves", []):
-        memo[id(step)] = step
-    for name in ("board", "clock"):
-        part = getattr(state, name, None)
-        if part is not None and callable(getattr(part, "copy", None)):
-            memo[id(part)] = part.copy()
-    return copy.deepcopy(state, memo)
+    """A copy for a search world, one level deep: immutable parts (the rules, the steps
+    of the moves, results, tuples) shared; the board and the clock by their own
+    ``copy()``; a list copied (its mutable elements shallowly: a hand's summary); any
+    other small object (Spectacular Bid's auction) shallowly. A state whose fields are
+    not all of these kinds, or that has no ``__dict__``, is deep-copied instead. Far
+    cheaper than a deep copy, which a search makes for every one of its worlds."""
+    fields = getattr(state, "__dict__", None)
+    if fields is None:
+        return copy.deepcopy(state)
+    copied: dict[str, object] = {}
+    for name, value in fields.items():
+        if _is_shared(value):
+            copied[name] = value
+        elif type(value) is list:
+            if all(_is_shared(item) for item in value):
+                copied[name] = list(value)
+            else:
+                copied[name] = [_copied_item(item) for item in value]
+        elif callable(getattr(value, "copy", None)) and not isinstance(value, (dict, set)):
+            copied[name] = value.copy()
+        elif getattr(value, "__dataclass_fields__", None) is not None and all(
+                _is_shared(getattr(value, f)) for f in value.__dataclass_fields__):
+            copied[name] = copy.copy(value)
+        else:
+            return copy.deepcopy(state)
+    clone = object.__new__(type(state))
+    clone.__dict__.update(copied)
+    return clone
 
 
 def determinize(plugin: GamePlugin, state: GameState, seat: int | None,

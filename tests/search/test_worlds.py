@@ -78,3 +78,35 @@ def test_worlds_differ_from_the_real_deal(plugin: GamePlugin, seats: int) -> Non
     assert seat is not None
     worlds = {pickle.dumps(determinize(plugin, state, seat, random.Random(i))) for i in range(10)}
     assert len(worlds) > 1
+
+
+@pytest.mark.parametrize(("plugin", "seats"), HIDDEN, ids=lambda p: getattr(p, "key", p))
+@settings(max_examples=30, deadline=None, database=None)
+@given(seed=st.integers(0, 2**31), decisions=st.integers(0, 60))
+def test_playing_a_world_leaves_the_real_state_as_it_was(plugin: GamePlugin, seats: int,
+                                                         seed: int, decisions: int) -> None:
+    """A world is a one-level copy (worlds.quick_copy): playing it to the end of the match,
+    through hand ends and new deals, must not touch the state it was copied from."""
+    state = random_position(plugin, seats, seed, decisions).state
+    actor = state.to_act()
+    if state.result is not None or actor is None:
+        return
+    before = pickle.dumps(state)
+    world = determinize(plugin, state, actor, random.Random(seed))
+    rng = random.Random(seed + 1)
+    for _ in range(5000):
+        if world.result is not None:
+            break
+        if world.needs_chance():
+            plugin.apply_chance(world, plugin.sample_chance(world, rng), 0)
+            continue
+        moved = False
+        for seat in range(seats):
+            legal = world.legal_actions(seat)
+            if legal:
+                world.apply(seat, rng.choice(legal), 0)
+                moved = True
+                break
+        if not moved:
+            world.advance(world.next_deadline_us() or 0)
+    assert pickle.dumps(state) == before
