@@ -1,8 +1,9 @@
 """Computer players that work from a seat's view only (dice are public anyway).
 
 "careful" takes the decision with the highest exact expected recorded score of the
-turn (``odds``, cached by sorted roll). "easy" stands on a good enough roll, with a
-threshold drawn from the rng each turn, and otherwise keeps the dice of its
+turn (``odds``, cached by sorted roll). "to_win" takes the one with the best chance of
+finishing first at a table (``to_win``; careful when alone). "easy" stands on a good
+enough roll, with a threshold drawn from the rng each turn, and otherwise keeps the dice of its
 combination and re-rolls the rest: sensible, beatable.
 """
 
@@ -11,12 +12,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import odds
+from . import odds, to_win
 from .scoring import FIVE, FULL_HOUSE, LARGE_STRAIGHT, NOTHING, reading
 
 JSON = dict[str, Any]
 LEVELS = ("careful", "easy")
 DEFAULT_LEVEL = "careful"
+TO_WIN = "to_win"  # for a table (see to_win.py)
 
 EASY_THRESHOLDS = (20, 25, 30, 35)
 EASY_WHIM = 0.15  # how often the easy player re-rolls everything on a whim
@@ -51,5 +53,10 @@ def choose(view: JSON, rng: random.Random, level: str = DEFAULT_LEVEL) -> JSON |
     if not legal or table is None or not isinstance(seat, int):
         return None
     dice = table["dice"]
-    keep = easy_keep(dice, rng) if level == "easy" else careful_keep(dice)
+    if level == "easy":
+        keep = easy_keep(dice, rng)
+    elif level == TO_WIN:
+        keep = to_win.keep_to_win(view)
+    else:
+        keep = careful_keep(dice)
     return decision(seat, keep)

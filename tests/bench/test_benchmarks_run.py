@@ -37,9 +37,14 @@ RUNS = [
          (*printed("hands_per_second", "legal_query_us"),
           r"^spectacular-bid/2: games_per_second [\d.]+, hands_per_second \d+$",
           r"^fives/4: games_per_second [\d.]+, hands_per_second \d+$",
-          r"^dice/1: games_per_second [\d.]+, hands_per_second \d+$"),
+          r"^dice/1: games_per_second [\d.]+, hands_per_second \d+$",
+          r"^playout fives/2 greedy: protocol \d+, shortcut \d+ hands_per_second "
+          r"\(x[\d.]+\)$"),
          services=False),
     Tiny("bench.dice", ("--games", "20"), False, (r"decisions", r"mean"), services=False),
+    Tiny("bench.dice", ("--table", "3"), False,
+         (r"^to_win_vs_careful: win_rate [\d.]+ ci -?[\d.]+-[\d.]+ games 6 draws \d+ "
+          r"p95_ms [\d.]+$",), services=False),
     Tiny("bench.tournaments", ("--tournaments", "3"), False, (r"rounds", r"repeats"),
          services=False),
     Tiny("bench.bots", ("--game", "fives", "--seats", "2", "--pairs", "1", "--move-ms", "5"),
@@ -75,7 +80,8 @@ RUNS = [
 
 
 @pytest.mark.parametrize("tiny", [
-    pytest.param(tiny, id=tiny.module, marks=[pytest.mark.services] if tiny.services else [])
+    pytest.param(tiny, id=" ".join((tiny.module, *tiny.args[:1])),
+                 marks=[pytest.mark.services] if tiny.services else [])
     for tiny in RUNS])
 def test_a_benchmark_runs_at_a_tiny_size(tiny: Tiny) -> None:
     with bench_database(tiny.module.rpartition(".")[2]) if tiny.database else nullcontext() as url:
