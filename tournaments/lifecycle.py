@@ -21,7 +21,7 @@ from games.models import Match, MatchEvent
 from games.play.services import do_forfeit
 from games.play.store import load_engine, plugin_of
 
-from . import rounds
+from . import rounds, table_rounds
 from .models import Round, Tournament, TournamentGame
 
 log = logging.getLogger(__name__)
@@ -91,14 +91,22 @@ def forfeit_no_shows(tournament: Tournament, now: datetime) -> None:
         _check_no_show(tournament, row, now)
 
 
+def _moved_seats(match: Match) -> set[int]:
+    """The seats that have made a move of the game (not a resignation)."""
+    not_a_move = plugin_of(match).terminal_actions
+    return {seat for seat, payload in MatchEvent.objects.filter(
+        match=match, kind=MatchEvent.Kind.ACTION).values_list("seat", "payload")
+        if not (isinstance(payload, dict) and payload.get("type") in not_a_move)}
+
+
 def _check_no_show(tournament: Tournament, row: TournamentGame, now: datetime) -> None:
     match = row.match
     if match is None:
         return
-    not_a_move = plugin_of(match).terminal_actions
-    moved = {seat for seat, payload in MatchEvent.objects.filter(
-        match=match, kind=MatchEvent.Kind.ACTION).values_list("seat", "payload")
-        if not (isinstance(payload, dict) and payload.get("type") in not_a_move)}
+    if row.table:
+        _check_table_no_show(tournament, row, match, now)
+        return
+    moved = _moved_seats(match)
     changed = []
     for seat in (0, 1):
         if seat in moved and not getattr(row, f"moved{seat}"):
@@ -122,6 +130,42 @@ def _check_no_show(tournament: Tournament, row: TournamentGame, now: datetime) -
         do_forfeit(match.pk, absent[0], now_wall=now.timestamp())
         match.refresh_from_db()
         rounds.record(tournament, row, match)
+
+
+def _check_table_no_show(tournament: Tournament, row: TournamentGame, match: Match,
+                         now: datetime) -> None:
+    """A table's seats, as two players' are: each forfeits when it has not moved within
+    the no-show period from first having a move to make; the game goes on with the others
+    where it can. Every seat absent: the table is annulled."""
+    moved = _moved_seats(match)
+    seats = row.table
+    changed = False
+    for index, seat in enumerate(seats):
+        if seat.get("forfeit"):
+            continue
+        if index in moved and not seat.get("moved"):
+            seat["moved"], changed = True, True
+        elif index not in moved and seat.get("due_at") is None and _is_due(match, index):
+            seat["due_at"], changed = now.isoformat(), True
+    if all(seat.get("moved") or seat.get("forfeit") for seat in seats):
+        row.moved0 = row.moved1 = True  # nothing left to watch
+    if changed or row.moved0:
+        row.save(update_fields=["table", "moved0", "moved1"])
+    period = timedelta(seconds=tournament.no_show_s)
+    absent = [index for index, seat in enumerate(seats)
+              if not seat.get("moved") and not seat.get("forfeit")
+              and seat.get("due_at") is not None
+              and now - datetime.fromisoformat(seat["due_at"]) >= period]
+    if not absent:
+        return
+    if all(index in absent or seat.get("forfeit") for index, seat in enumerate(seats)):
+        rounds.double_forfeit(tournament, row, _("Nobody at the table made a first move in time."))
+        return
+    for index in absent:
+        table_rounds.forfeit_seat(row, index)
+        do_forfeit(match.pk, index, now_wall=now.timestamp())
+    match.refresh_from_db()
+    rounds.record(tournament, row, match)
 
 
 def _is_due(match: Match, seat: int) -> bool:

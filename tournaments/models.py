@@ -82,6 +82,7 @@ class Tournament(models.Model):
         ROUND_ROBIN = "round_robin", _("round robin")
         SWISS = "swiss", _("Swiss")
         KNOCKOUT = "knockout", _("knockout")
+        TABLES = "tables", _("tables")
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("registration")
@@ -93,7 +94,14 @@ class Tournament(models.Model):
     name = models.CharField(max_length=80)
     format = models.CharField(max_length=12, choices=Format.choices)
     double = models.BooleanField(default=False)  # round robin: every pair meets twice
-    rounds = models.PositiveSmallIntegerField(default=0)  # Swiss: chosen; others: derived
+    rounds = models.PositiveSmallIntegerField(default=0)  # Swiss, tables: chosen; others: derived
+    # Tables: players a table (the game's seat count chosen), the table points of its
+    # places (a full table, best first), a bye's points (None: the mean of those), and the
+    # seed that draws round 1 (set at the start).
+    seats = models.PositiveSmallIntegerField(default=2)
+    table_points = models.JSONField(default=list, blank=True)
+    bye_points = models.FloatField(null=True, blank=True)
+    seed = models.BigIntegerField(default=0)
     third_place = models.BooleanField(default=False)  # knockout
     # Knockout: games played again after a level one before the higher seed goes through.
     deciding_games = models.PositiveSmallIntegerField(default=2)
@@ -175,6 +183,12 @@ class TournamentGame(models.Model):
     """One pairing of a round: two players (seat order = the match's seats) or a bye,
     its match once the round starts, and its result in match points.
 
+    A table of a table tournament lists every seat in ``table`` (seat order), each
+    ``{"user", "place", "points", "forfeit", "moved", "due_at"}``: the place the game
+    gave (1 best), game points, a forfeit (no-show, withdrawal: no table points), and
+    the no-show bookkeeping of ``moved0``/``due0_at``. ``seat0`` and ``seat1`` are its
+    first two players (a bye: ``seat1`` None); ``halves`` stay unset.
+
     A knockout game that ends level is played again: the earlier ``attempt`` is kept
     with ``state`` replaced, and a new row takes its place. An annulled match of a round
     still being played is replaced the same way.
@@ -220,6 +234,7 @@ class TournamentGame(models.Model):
     moved1 = models.BooleanField(default=False)
     due0_at = models.DateTimeField(null=True, blank=True)
     due1_at = models.DateTimeField(null=True, blank=True)
+    table = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["tournament", "round", "board", "attempt"]
@@ -232,4 +247,6 @@ class TournamentGame(models.Model):
         return self.seat1_id is None
 
     def seats(self) -> list[int]:
+        if self.table:
+            return [int(seat["user"]) for seat in self.table]
         return [self.seat0_id] if self.seat1_id is None else [self.seat0_id, self.seat1_id]

@@ -42,13 +42,14 @@ def notice_of(row: TournamentGame) -> dict[str, Any]:
 
 
 def game_ready(row: TournamentGame) -> None:
-    """Both players of a new match (or the player with a bye) are told."""
+    """The players of a new match (or the player with a bye) are told."""
     send_after_commit(row.seats(), notice_of(row))
 
 
 def pending_for(user_id: int) -> list[dict[str, Any]]:
     """The tournament matches this player has to play now (shown when a page opens)."""
-    rows = TournamentGame.objects.filter(Q(seat0_id=user_id) | Q(seat1_id=user_id),
+    rows = TournamentGame.objects.filter(Q(seat0_id=user_id) | Q(seat1_id=user_id)
+                                         | Q(table__contains=[{"user": user_id}]),
                                          state=TournamentGame.State.PLAYING,
                                          match__status="active")
     return [notice_of(row) for row in rows.select_related("tournament", "round")[:10]]

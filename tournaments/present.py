@@ -19,7 +19,7 @@ from games import registry
 from tournaments import formats as F
 from tournaments.formats.standings import rank_rows
 
-from . import clubs
+from . import clubs, table_rounds
 from .models import Club, Membership, Round, Tournament, TournamentGame
 from .records import (
     current_rows,
@@ -40,6 +40,7 @@ TIEBREAK_LABELS = {
     "sonneborn_berger": gettext_noop("Sonneborn-Berger"),
     "head_to_head": gettext_noop("Head to head"),
     "game_points": gettext_noop("Game points"),
+    "opponents_table_points": gettext_noop("Opponents' table points"),
 }
 
 
@@ -97,6 +98,10 @@ def tournament_summary(t: Tournament) -> dict[str, Any]:
         "double": t.double,
         "third_place": t.third_place,
         "deciding_games": t.deciding_games,
+        "seats": t.seats if t.format == Tournament.Format.TABLES else None,
+        "table_points": ([float(p) for p in table_rounds.points_of(t)]
+                         if t.format == Tournament.Format.TABLES else None),
+        "bye_points": t.bye_points,
         "game": t.game,
         "game_name": game_name(t.game),
         "rated": t.rated,
@@ -114,7 +119,10 @@ def tournament_summary(t: Tournament) -> dict[str, Any]:
     }
 
 
-def _game_row(row: TournamentGame, names: dict[int, str]) -> dict[str, Any]:
+def _game_row(row: TournamentGame, names: dict[int, str],
+              t: Tournament | None = None) -> dict[str, Any]:
+    if row.table and t is not None:
+        return _table_row(row, names, t)
     return {
         "board": row.board,
         "seat0": names.get(row.seat0_id, ""),
@@ -131,6 +139,23 @@ def _game_row(row: TournamentGame, names: dict[int, str]) -> dict[str, Any]:
     }
 
 
+def _table_row(row: TournamentGame, names: dict[int, str], t: Tournament) -> dict[str, Any]:
+    """A table: its seats in order with their places and table points."""
+    players = row.seats()
+    data = _game_row(row, names)
+    data["result"] = table_rounds.result_text(row)
+    points = table_rounds.seat_table_points(t, row)
+    data["players"] = [{
+        "username": names.get(pid, ""),
+        "place": seat.get("place") if row.state == State.DONE else None,
+        "table_points": points[index],
+        "points": seat.get("points", 0),
+        "forfeit": bool(seat.get("forfeit")),
+    } for index, (pid, seat) in enumerate(zip(players, row.table, strict=True))]
+    data["usernames"] = [seat["username"] for seat in data["players"]]
+    return data
+
+
 def standings_rows(t: Tournament, rows: list[TournamentGame] | None = None
                    ) -> tuple[int, list[F.Row]]:
     """(rounds counted, rows): Swiss and round robin after the finished rounds, a knockout
@@ -144,6 +169,8 @@ def standings_rows(t: Tournament, rows: list[TournamentGame] | None = None
     paired = {pid for row in rows if not row.is_bye and row.state == State.DONE
               for pid in row.seats()}
     players = player_entries(t)
+    if t.format == Tournament.Format.TABLES:
+        return counted, table_rounds.standings(t, rows, counted)
     if t.format == Tournament.Format.KNOCKOUT:
         bracket = knockout_state(t, rows)
         place = _placements(bracket)
@@ -254,7 +281,7 @@ def _rounds(t: Tournament, rows: list[TournamentGame], names: dict[int, str]
         "number": round_.number,
         "status": round_.status,
         "starts_at": round_.starts_at.isoformat(),
-        "games": [_game_row(row, names) for row in by_round.get(round_.pk, [])],
+        "games": [_game_row(row, names, t) for row in by_round.get(round_.pk, [])],
     } for round_ in t.round_set.order_by("number")]
 
 

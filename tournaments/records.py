@@ -93,6 +93,8 @@ def points_text(value: float) -> str:
     whole = int(value)
     if value == whole:
         return str(whole)
+    if value * 2 != int(value * 2):  # a table's scaled points: thirds, fifths
+        return f"{value:.2f}"
     return f"{whole}½" if whole else "½"
 
 

@@ -9,6 +9,9 @@ Formats:
   (``formats.swiss_pair``: no repeats, one bye at most, withdrawn players left out).
 * Round robin: the Berger schedule is fixed at the start; a game against a player who
   has withdrawn is a forfeit win.
+* Tables: each round seated by ``formats.tables`` (round 1 drawn with the tournament's
+  seed, later rounds by standing, repeats cut); withdrawn players are not seated; a
+  table's result comes from its match's ranks and scores (``table_rounds``).
 * Knockout: the bracket is seeded by the ratings at the start; each round's matches
   are its next round; a withdrawn player's opponent goes through by forfeit, and a game
   that ends level (on places and on points) is played again, seats swapped, up to the
@@ -19,6 +22,7 @@ Formats:
 from __future__ import annotations
 
 import logging
+import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -30,7 +34,7 @@ from games.play.services import do_annul, do_create_match
 from games.play.store import plugin_of
 from tournaments import formats as F
 
-from . import notify
+from . import notify, table_rounds
 from .clubs import rating_of
 from .models import Entry, Round, Tournament, TournamentGame
 from .records import current_rows, library_games, player_entries, schedule_pairings
@@ -44,12 +48,14 @@ Format = Tournament.Format
 
 @dataclass(frozen=True)
 class Planned:
-    """A pairing about to be stored: ``walkover`` is the seat that wins unplayed."""
+    """A pairing about to be stored: ``walkover`` is the seat that wins unplayed;
+    ``players``: a table's seats (a table tournament)."""
 
     seat0: int
     seat1: int | None
     third_place: bool = False
     walkover: int | None = None
+    players: tuple[int, ...] = ()
 
 
 class CannotPair(Exception):
@@ -86,6 +92,8 @@ def start(tournament: Tournament, now: datetime) -> None:
         tournament.rounds = len(schedule)
     elif tournament.format == Format.KNOCKOUT:
         tournament.rounds = F.knockout_bracket(players, tournament.third_place).round_count
+    elif tournament.format == Format.TABLES and not tournament.seed:
+        tournament.seed = secrets.randbits(62) or 1  # draws round 1
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = now
     tournament.save()
@@ -117,6 +125,9 @@ def knockout_state(tournament: Tournament, rows: list[TournamentGame] | None = N
 def plan(tournament: Tournament, number: int) -> list[Planned]:
     """The pairings of round ``number`` (the rounds before it all finished)."""
     withdrawn = set(tournament.entries.filter(withdrawn=True).values_list("user_id", flat=True))
+    if tournament.format == Format.TABLES:
+        return [Planned(table[0], table[1] if len(table) > 1 else None, players=table)
+                for table in table_rounds.plan_tables(tournament, number)]
     if tournament.format == Format.SWISS:
         players = player_entries(tournament)
         history = library_games(tournament, before_round=number)
@@ -193,7 +204,11 @@ def store_pairings(tournament: Tournament, round_: Round, planned: list[Planned]
         row = TournamentGame(tournament=tournament, round=round_, board=board,
                              seat0_id=item.seat0, seat1_id=item.seat1,
                              third_place=item.third_place)
-        if item.seat1 is None:
+        if item.players:
+            row.table = table_rounds.new_table(item.players)
+            if item.seat1 is None:
+                row.state, row.decision = State.DONE, Decision.BYE
+        elif item.seat1 is None:
             row.state, row.decision, row.halves0, row.halves1 = State.DONE, Decision.BYE, 2, 0
         elif item.walkover is not None:
             row.state, row.decision = State.DONE, Decision.FORFEIT
@@ -237,13 +252,16 @@ def start_round(tournament: Tournament, round_: Round, now: datetime) -> None:
 
 
 def create_match(tournament: Tournament, row: TournamentGame) -> None:
-    users = get_user_model().objects.in_bulk([row.seat0_id, row.seat1_id])
-    match = do_create_match(users[row.seat0_id], users[row.seat1_id], game=tournament.game,
+    seats = row.seats()
+    users = get_user_model().objects.in_bulk(seats)
+    match = do_create_match(*(users[pid] for pid in seats), game=tournament.game,
                             rated=tournament.rated, rules=tournament.rules or None)
     row.match = match
     row.state = State.PLAYING
     row.moved0 = row.moved1 = False
-    row.save(update_fields=["match", "state", "moved0", "moved1"])
+    if row.table:
+        row.table = table_rounds.new_table(seats)
+    row.save(update_fields=["match", "state", "moved0", "moved1", "table"])
     row.tournament = tournament
     notify.game_ready(row)
 
@@ -252,6 +270,14 @@ def replay(tournament: Tournament, row: TournamentGame) -> TournamentGame:
     """The same pairing played again (a level knockout game, an annulled match)."""
     row.state = State.REPLACED
     row.save(update_fields=["state"])
+    if row.table:  # the seats turned by one: the first player moves last now
+        players = table_rounds.turned(row)
+        again = TournamentGame.objects.create(
+            tournament=tournament, round=row.round, board=row.board, seat0_id=players[0],
+            seat1_id=players[1], attempt=row.attempt + 1,
+            table=table_rounds.new_table(players))
+        create_match(tournament, again)
+        return again
     again = TournamentGame.objects.create(
         tournament=tournament, round=row.round, board=row.board, third_place=row.third_place,
         # Seats swapped: the player who moved second moves first now.
@@ -277,7 +303,14 @@ def record(tournament: Tournament, row: TournamentGame, match: Match) -> None:
         if seat is None:
             replay(tournament, row)
             return
-        set_result(row, Decision.FORFEIT, (0, 2) if seat == 0 else (2, 0))
+        if row.table:
+            table_rounds.forfeit_seat(row, seat)
+            table_rounds.record_result(row, match)
+        else:
+            set_result(row, Decision.FORFEIT, (0, 2) if seat == 0 else (2, 0))
+        return
+    if row.table:
+        table_rounds.record_result(row, match)
         return
     ranks = list(MatchSeat.objects.filter(match=match).order_by("index")
                  .values_list("rank", flat=True))
@@ -327,8 +360,11 @@ def _higher_seed_seat(tournament: Tournament, row: TournamentGame) -> int:
 
 def double_forfeit(tournament: Tournament, row: TournamentGame, reason: str) -> None:
     """Neither player showed up: no result for either (a knockout sends the higher seed
-    on, as a forfeit win); the match is annulled (no rating change)."""
-    if tournament.format == Format.KNOCKOUT:
+    on, as a forfeit win); the match is annulled (no rating change). A table: nobody
+    at it showed up."""
+    if row.table:
+        table_rounds.annul(row)
+    elif tournament.format == Format.KNOCKOUT:
         higher = _higher_seed_seat(tournament, row)
         set_result(row, Decision.FORFEIT, (2, 0) if higher == 0 else (0, 2))
     else:

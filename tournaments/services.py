@@ -25,7 +25,7 @@ from games.play.services import do_annul, do_command, do_forfeit
 from games.play.store import plugin_of
 from tournaments import formats as F
 
-from . import rounds
+from . import rounds, table_rounds
 from .clubs import access_is_admin, access_is_member, pk_or_none, rating_of
 from .errors import Forbidden, NotFound, Refused
 from .models import Club, Entry, Round, Tournament, TournamentGame
@@ -160,11 +160,12 @@ def _withdraw(t: Tournament, entry: Entry, now: datetime) -> None:
         raise Refused(_("The tournament is over."))
     entry.withdrawn = True
     entry.save(update_fields=["withdrawn"])
-    playing = (t.games.filter(Q(seat0_id=entry.user_id) | Q(seat1_id=entry.user_id),
+    playing = (t.games.filter(Q(seat0_id=entry.user_id) | Q(seat1_id=entry.user_id)
+                              | Q(table__contains=[{"user": entry.user_id}]),
                               state=State.PLAYING, match__status=Match.Status.ACTIVE)
                .select_related("match", "round").first())
     if playing is not None and playing.match is not None:
-        seat = 0 if playing.seat0_id == entry.user_id else 1
+        seat = playing.seats().index(entry.user_id)
         plugin = plugin_of(playing.match)
         moved = (MatchEvent.objects.filter(match=playing.match, kind=MatchEvent.Kind.ACTION,
                                            seat=seat)
@@ -173,6 +174,8 @@ def _withdraw(t: Tournament, entry: Entry, now: datetime) -> None:
             do_command(playing.match.pk, entry.user, {"action": {
                 "seat": seat, "type": plugin.forfeit_action}})
         else:
+            if playing.table:
+                table_rounds.forfeit_seat(playing, seat)
             do_forfeit(playing.match.pk, seat)
         playing.match.refresh_from_db()
         rounds.record(t, playing, playing.match)
@@ -242,6 +245,10 @@ def do_resume(user: AbstractBaseUser, tournament: Tournament,
         # Nobody was forfeited while paused: whoever is still to make a first move has a
         # whole no-show period from now.
         t.games.filter(state=State.PLAYING).update(due0_at=None, due1_at=None)
+        for row in t.games.filter(state=State.PLAYING).exclude(table=[]):
+            for seat in row.table:
+                seat["due_at"] = None
+            row.save(update_fields=["table"])
         rounds.touch(t)
         for round_ in t.round_set.filter(status=Round.Status.PAIRED, starts_at__lte=now):
             rounds.start_round(t, round_, now)
@@ -293,7 +300,9 @@ def do_annul_game(user: AbstractBaseUser, tournament: Tournament, match_id: Any,
                             "annulled: later rounds were paired from its result."))
         if row.match.status != Match.Status.ANNULLED:
             do_annul(row.match, text)
-        if finished_round:
+        if finished_round and row.table:
+            table_rounds.annul(row)
+        elif finished_round:
             rounds.set_result(row, TournamentGame.Decision.ANNULLED, (0, 0))
         else:
             rounds.replay(t, row)

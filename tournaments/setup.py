@@ -3,7 +3,9 @@ with a message that names it and its range, and nothing is created."""
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
+from itertools import pairwise
 from typing import Any
 
 from django.utils import timezone
@@ -22,13 +24,17 @@ Format = Tournament.Format
 FIELDS = frozenset({
     "name", "format", "game", "rules", "rated", "starts_at", "registration_deadline",
     "min_players", "max_players", "members_only", "round_gap_s", "no_show_s", "rounds",
-    "double", "third_place", "deciding_games",
+    "double", "third_place", "deciding_games", "seats", "table_points", "bye_points",
 })
-FORMAT_ONLY = {"rounds": Format.SWISS, "double": Format.ROUND_ROBIN,
-               "third_place": Format.KNOCKOUT, "deciding_games": Format.KNOCKOUT}
+FORMAT_ONLY = {"rounds": (Format.SWISS, Format.TABLES), "double": (Format.ROUND_ROBIN,),
+               "third_place": (Format.KNOCKOUT,), "deciding_games": (Format.KNOCKOUT,),
+               "seats": (Format.TABLES,), "table_points": (Format.TABLES,),
+               "bye_points": (Format.TABLES,)}
 NAME_MIN, NAME_MAX = 3, 80
-MAX_PLAYERS = {Format.ROUND_ROBIN: 24, Format.SWISS: 128, Format.KNOCKOUT: 128}
+MAX_PLAYERS = {Format.ROUND_ROBIN: 24, Format.SWISS: 128, Format.KNOCKOUT: 128,
+               Format.TABLES: 200}
 MAX_SWISS_ROUNDS = 20
+MAX_TABLE_POINTS = 100
 MAX_DECIDING_GAMES = 5
 ROUND_GAP_MAX_S = 86_400
 NO_SHOW_MIN_S, NO_SHOW_MAX_S = 10, 3600
@@ -37,9 +43,15 @@ DEFAULTS: dict[str, Any] = {"rated": True, "members_only": True, "min_players": 
                             "double": False, "third_place": False, "deciding_games": 2}
 
 
-def two_player_games() -> list[Any]:
-    """The registry's games that two can play: each can be a tournament's game."""
-    return [plugin for plugin in registry.all_games() if 2 in plugin.seat_counts]
+def table_sizes(plugin: Any) -> list[int]:
+    """The tables of more than two that a game seats (a table tournament's choices)."""
+    return sorted(n for n in plugin.seat_counts if n > 2)
+
+
+def tournament_games() -> list[Any]:
+    """Games for a two-seat format or for tables: every game that seats two or more."""
+    return [plugin for plugin in registry.all_games()
+            if 2 in plugin.seat_counts or table_sizes(plugin)]
 
 
 def _whole(data: dict[str, Any], name: str, low: int, high: int) -> int:
@@ -82,7 +94,8 @@ def check_settings(data: dict[str, Any], now: datetime | None = None) -> dict[st
                       % {"field": repr(unknown[0]), "known": ", ".join(sorted(FIELDS))})
     name = _check_name(data.get("name"))
     kind = _check_format(data)
-    game, rated, table = _check_game(data)
+    seats = _check_seats(data) if kind == Format.TABLES else 2
+    game, rated, table = _check_game(data, seats)
     starts_at, deadline = _check_times(data, now)
     highest = MAX_PLAYERS[Format(kind)]
     min_players = _whole(data, "min_players", 2, highest)
@@ -117,24 +130,51 @@ def _check_format(data: dict[str, Any]) -> str:
     for field, only in FORMAT_ONLY.items():
         value = data.get(field)
         unused = value is None or (value is False and field != "rounds")
-        if not unused and kind != only:
-            raise Refused(_("'%(field)s' is a setting of a %(format)s only.")
-                          % {"field": field, "format": Format(only).label})
+        if not unused and kind not in only:
+            if len(only) == 1:
+                raise Refused(_("'%(field)s' is a setting of a %(format)s only.")
+                              % {"field": field, "format": Format(only[0]).label})
+            raise Refused(_("'%(field)s' is a setting of these formats only: %(formats)s.")
+                          % {"field": field,
+                             "formats": ", ".join(str(Format(f).label) for f in only)})
     return str(kind)
 
 
-def _check_game(data: dict[str, Any]) -> tuple[str, bool, Any]:
-    """The game, whether rated, and its table rules."""
+def _check_seats(data: dict[str, Any]) -> int:
+    """A table tournament's players a table: one of its game's counts above two."""
     game = data.get("game")
-    keys = [plugin.key for plugin in two_player_games()]
+    try:
+        plugin = registry.game(game) if isinstance(game, str) else None
+    except registry.UnknownGame:
+        plugin = None
+    if plugin is None:
+        return 0  # the game's own check names the choices
+    sizes = table_sizes(plugin)
+    if not sizes:
+        raise Refused(_("%(game)s is played two at a table: a table tournament needs a game "
+                        "for more than two.") % {"game": _(plugin.name)})
+    seats = data.get("seats")
+    if isinstance(seats, bool) or seats not in sizes:
+        raise Refused(_("'seats' (players a table) must be one of %(sizes)s for %(game)s.")
+                      % {"sizes": ", ".join(map(str, sizes)), "game": _(plugin.name)})
+    return int(seats)
+
+
+def _check_game(data: dict[str, Any], seats: int = 2) -> tuple[str, bool, Any]:
+    """The game, whether rated, and its table rules (for tables of ``seats``)."""
+    game = data.get("game")
+    keys = [plugin.key for plugin in tournament_games()]
     if game not in keys:
         raise Refused(_("'game' must be one of %(keys)s.") % {"keys": ", ".join(keys)})
+    if seats == 2 and 2 not in registry.game(str(game)).seat_counts:
+        raise Refused(_("%(game)s is not played by two: choose the tables format.")
+                      % {"game": _(registry.game(str(game)).name)})
     rated = _flag(data, "rated")
     rules = data.get("rules")
     if rules is not None and not isinstance(rules, dict):
         raise Refused(_("'rules' must be an object of the game's table conventions, or null."))
     try:
-        table = check_table_rules(rated, rules, game, 2)
+        table = check_table_rules(rated, rules, game, seats)
     except LobbyError as exc:
         raise Refused(str(exc)) from None
     return str(game), rated, table
@@ -167,7 +207,37 @@ def _format_fields(data: dict[str, Any], kind: str, max_players: int) -> dict[st
                                    "most %(m)s rounds.", max_players - 1)
                           % {"n": max_players, "m": max_players - 1})
         return {"rounds": rounds}
+    if kind == Format.TABLES:
+        return _table_fields(data)
     if kind == Format.ROUND_ROBIN:
         return {"double": _flag(data, "double")}
     return {"third_place": _flag(data, "third_place"),
             "deciding_games": _whole(data, "deciding_games", 0, MAX_DECIDING_GAMES)}
+
+
+def _number(value: Any) -> bool:
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+def _table_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """Rounds, players a table, the table points of its places, a bye's points."""
+    if data.get("rounds") is None:
+        raise Refused(_("A table tournament needs its number of rounds ('rounds')."))
+    rounds = _whole(data, "rounds", 1, MAX_SWISS_ROUNDS)
+    seats = int(data["seats"])
+    points = data.get("table_points")
+    if points is None:
+        points = [seats - 1 - place for place in range(seats)]
+    if (not isinstance(points, list) or len(points) != seats
+            or not all(_number(p) and 0 <= p <= MAX_TABLE_POINTS for p in points)
+            or any(a < b for a, b in pairwise(points))):
+        raise Refused(_("'table_points' must list the points of the %(n)s places of a table, "
+                        "best first, each from 0 to %(high)s and none above the one before.")
+                      % {"n": seats, "high": MAX_TABLE_POINTS})
+    bye = data.get("bye_points")
+    if bye is not None and not (_number(bye) and 0 <= bye <= points[0]):
+        raise Refused(_("'bye_points' must be a number from 0 to %(high)s (the first place's "
+                        "table points), or null for their mean.") % {"high": points[0]})
+    return {"rounds": rounds, "seats": seats, "table_points": points,
+            "bye_points": None if bye is None else float(bye)}

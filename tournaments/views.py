@@ -22,7 +22,7 @@ from .models import Club, Tournament
 from .present import club_detail, club_summary, game_name, standings_rows, tournament_detail
 from .records import library_games, player_entries
 from .services import tournament_by_id
-from .setup import DEFAULTS, MAX_DECIDING_GAMES, MAX_SWISS_ROUNDS, two_player_games
+from .setup import DEFAULTS, MAX_DECIDING_GAMES, MAX_SWISS_ROUNDS, table_sizes, tournament_games
 
 
 def _club(club_id: Any) -> Club:
@@ -49,12 +49,13 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 
 def _conventions() -> list[dict[str, Any]]:
-    """Each two-player game with its table conventions, for the tournament form."""
-    return [{"key": plugin.key, "name": plugin.name,
-             # A tournament game is for two: the seat count is not a convention to choose.
+    """Each tournament game with its table conventions and its tables of more than two
+    (a table tournament's sizes), for the tournament form."""
+    return [{"key": plugin.key, "name": plugin.name, "tables": table_sizes(plugin),
+             # The seats are the format's (two, or the tables'): not a convention to choose.
              "conventions": [c for c in plugin.conventions()
                              if not c.fixed and c.key != "players"]}
-            for plugin in two_player_games()]
+            for plugin in tournament_games()]
 
 
 def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
@@ -67,6 +68,7 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
         "games": registry.all_games(), "tournament_games": _conventions(),
         "formats": Tournament.Format.choices, "defaults": DEFAULTS,
         "max_swiss_rounds": MAX_SWISS_ROUNDS, "max_deciding_games": MAX_DECIDING_GAMES,
+        "table_sizes": sorted({n for g in _conventions() for n in g["tables"]}),
     })
 
 
@@ -111,7 +113,8 @@ def _filename(tournament: Tournament, suffix: str) -> str:
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     _counted, rows = standings_rows(tournament)
-    response = HttpResponse(F.to_csv(rows), content_type="text/csv; charset=utf-8")
+    column = "table_points" if tournament.format == Tournament.Format.TABLES else "points"
+    response = HttpResponse(F.to_csv(rows, column), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, "csv")}"'
     return response
 

@@ -52,8 +52,10 @@ def new_tournament(owner: User, club: Club, **fields: Any) -> Tournament:
             "rules": DICE_QUICK, "rated": False, "starts_at": soon(), "round_gap_s": 0,
             "no_show_s": 60, "max_players": 16}
     data.update(fields)
-    if data["format"] == "swiss":
+    if data["format"] in ("swiss", "tables"):
         data.setdefault("rounds", 3)
+    if data["format"] == "tables":
+        data.setdefault("seats", 3)
     return do_create_tournament(owner, club, data)
 
 

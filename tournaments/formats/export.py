@@ -14,15 +14,16 @@ from tournaments.formats.trf import build_trf, starting_numbers
 __all__ = ["to_csv", "to_trf"]
 
 
-def to_csv(rows: Sequence[Row]) -> str:
+def to_csv(rows: Sequence[Row], points_column: str = "points") -> str:
     """One line per row, the tiebreak columns as the rows carry them (the format's order).
     ``start_rank`` is the player's starting number, the one the TRF export numbers the
-    player by (entry rating, then entry order), so the two exports can be joined."""
+    player by (entry rating, then entry order), so the two exports can be joined.
+    ``points_column`` names the points (a table tournament's "table_points")."""
     tiebreaks = list(rows[0].tiebreaks) if rows else []
     numbers = starting_numbers(PlayerEntry(row.player_id, row.rating) for row in rows)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["rank", "player_id", "start_rank", "name", "rating", "points",
+    writer.writerow(["rank", "player_id", "start_rank", "name", "rating", points_column,
                      "games_played", *tiebreaks, "status"])
     for row in rows:
         status = "no-show" if row.no_show else "withdrawn" if row.withdrawn else ""
@@ -60,5 +61,5 @@ def to_trf(
 
 
 def _number(value: float) -> str:
-    """2.0 -> "2", 2.5 -> "2.5", 1.25 -> "1.25"."""
-    return str(int(value)) if value.is_integer() else repr(value)
+    """2.0 -> "2", 2.5 -> "2.5", 1.25 -> "1.25", 10/3 -> "3.3333"."""
+    return str(int(value)) if value.is_integer() else repr(round(value, 4))

@@ -57,6 +57,7 @@ __all__ = [
     "default_table_points",
     "repeat_count",
     "seat_round",
+    "table_entrants",
     "table_plan",
     "table_points_of",
     "table_sizes_allowed",
@@ -426,3 +427,30 @@ def table_standings(
         shared = ranked and exact[ranked[-1].player_id] == exact[row.player_id]
         ranked.append(replace(row, rank=ranked[-1].rank if shared else position))
     return ranked
+
+
+def table_entrants(
+    players: Sequence[PlayerEntry],
+    games: Sequence[TableGame],
+    points: Sequence[Fraction],
+    bye_points: Fraction | None = None,
+) -> list[TableEntrant]:
+    """The players still in (not withdrawn) with their standing after ``games`` and the
+    byes they have had: what :func:`seat_round` seats."""
+    index_players(players)
+    bye = sum(points, Fraction(0)) / len(points) if bye_points is None else bye_points
+    totals = {p.id: Fraction(0) for p in players}
+    game_points = dict.fromkeys(totals, 0)
+    byes = dict.fromkeys(totals, 0)
+    for game in games:
+        if game.is_bye:
+            totals[game.players[0]] += bye
+            byes[game.players[0]] += 1
+        elif game.result is not None:
+            values = table_points_of(game.result, points)
+            for seat, pid in enumerate(game.players):
+                totals[pid] += values[seat]
+                if not game.result.forfeited[seat]:
+                    game_points[pid] += game.result.points[seat]
+    return [TableEntrant(p.id, totals[p.id], game_points[p.id], p.rating, byes[p.id])
+            for p in players if not p.withdrawn]

@@ -197,7 +197,8 @@ function applySwitch(select) {
   const kind = select.dataset.switch;  // "format" or "game"
   const form = select.form || document;
   for (const part of form.querySelectorAll(`[data-show-${kind}]`)) {
-    part.hidden = part.getAttribute(`data-show-${kind}`) !== select.value;
+    // A part may name several values, space-separated ("swiss tables").
+    part.hidden = !part.getAttribute(`data-show-${kind}`).split(" ").includes(select.value);
   }
 }
 
