@@ -66,6 +66,7 @@ export function mountReview(section, { matchId, viewer, actionText }) {
       return plainText(action);
     }
   };
+  const heads = [...section.querySelectorAll(".rv-table thead th")].map((th) => th.textContent.trim());
   let wait = POLL_MS;
   let timer = null;
 
@@ -105,14 +106,15 @@ export function mountReview(section, { matchId, viewer, actionText }) {
     dot.setAttribute("aria-hidden", "true");
     const text = words(decision.played);
     if (decision.frame != null) {
-      const go = node("button", "rv-go", text);
+      const go = node("button", "rv-go");
       go.type = "button";
       go.title = t("show");
       go.dataset.testid = "replay-review-go";
+      go.append(dot, text);
       go.addEventListener("click", () => viewer.go(decision.frame));
-      played.append(dot, go);
+      played.append(go);
     } else {
-      played.append(dot, node("span", "", text));
+      played.append(dot, text);
     }
     if (mistake) {
       const badge = node("span", "badge rv-badge", t("mistake"));
@@ -125,6 +127,10 @@ export function mountReview(section, { matchId, viewer, actionText }) {
     best.classList.toggle("muted", same);
     tr.append(best, estimateCell(decision.best_points));
     tr.append(node("td", "rv-num rv-loss", decision.loss > 0 ? t("lost", { points: plain.format(decision.loss) }) : ""));
+    // A narrow screen stacks each row's cells: each says what it is (the column's head).
+    [...tr.children].forEach((td, i) => {
+      td.dataset.label = heads[i] || "";
+    });
     return tr;
   }
 
