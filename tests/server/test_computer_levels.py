@@ -144,3 +144,15 @@ def test_pages_show_a_level_account_by_its_level() -> None:
     assert "<h1>Computer (hard)</h1>" in profile
     board = client.get("/leaderboard/?game=fives").content.decode()
     assert ">Computer (hard)</a>" in board
+
+
+def test_runbot_issues_a_token_to_every_computer_account() -> None:
+    from accounts.models import AccessToken
+    from games.management.commands.runbot import issue_token
+
+    first = {account.username: issue_token(account.username) for account in level_accounts()}
+    again = {account.username: issue_token(account.username) for account in level_accounts()}
+    for username in first:
+        live = AccessToken.objects.filter(user__username=username, revoked_at__isnull=True)
+        assert live.count() == 1, username  # the earlier token revoked
+        assert first[username] != again[username]
