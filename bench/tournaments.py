@@ -13,6 +13,16 @@ player paired, every active player paired once or given the bye. Prints those
 counts, the rounds that failed to pair, and the pairing time per round (median, p95,
 max; wall clock, then this process's CPU time, which a busy machine does not inflate).
 Target: every round paired, the slowest under 2 s, 0 repeats, 0 second byes.
+
+Table tournaments (``--tables``, default a tenth of ``--tournaments``, at least 2; the
+lines that start with ``tables_``): 12 to 200 entrants of the dice game at tables of 4
+and of 6 in turn, 5 to 9 rounds, each seated by ``formats.tables.seat_round`` from the
+standings so far; some never show up (forfeited, then withdrawn), some withdraw, places
+at each table follow the ratings. Checked each round: every active entrant seated once
+or given a bye, the plan's table sizes, nobody withdrawn seated, byes spread (nobody a
+second before everyone has had one). Prints the repeat seatings (pairs seated together
+again; many are unavoidable once a field has met), and the seating time per round.
+Target: every round seated correctly, the slowest under 2 s.
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ from tournaments.formats import (
     late_entry_open,
     swiss_pair,
 )
+from tournaments.formats import tables as T
 
 # With fewer players than this many per round, no-repeat Swiss pairing (within FIDE's
 # colour rules) runs out of opponents in the last rounds: 5 players cannot play 9
@@ -144,6 +155,83 @@ def run_tournament(rng: random.Random, report: Report) -> None:
         withdrawn |= {pid for pid in active if rng.random() < WITHDRAW}
 
 
+@dataclass
+class TablesReport:
+    tournaments: int = 0
+    rounds: int = 0
+    misseated: int = 0  # rounds with a wrong seating (anyone missed, twice, wrong sizes)
+    repeats: int = 0
+    pairs: int = 0
+    byes_uneven: int = 0
+    times: list[tuple[float, int, int]] = field(default_factory=list)  # (s, players, seats)
+
+
+def run_table_tournament(rng: random.Random, seats: int, report: TablesReport) -> None:
+    size = rng.randint(12, 200)
+    rounds = rng.randint(5, 9)
+    players = [PlayerEntry(pid, rng.randint(1000, 2500), f"P{pid}") for pid in range(1, size + 1)]
+    ratings = {p.id: p.rating for p in players}
+    no_shows = {p.id for p in players if rng.random() < NO_SHOW}
+    allowed = T.table_sizes_allowed(range(1, 7), seats)
+    points = T.default_table_points(seats)
+    withdrawn: set[int] = set()
+    games: list[T.TableGame] = []
+    byes = dict.fromkeys(ratings, 0)
+    report.tournaments += 1
+    for round_no in range(1, rounds + 1):
+        report.rounds += 1
+        entries = [PlayerEntry(p.id, p.rating, p.name, p.id in withdrawn) for p in players]
+        entrants = T.table_entrants(entries, games, points)
+        history = [g.players for g in games if not g.is_bye]
+        start = time.perf_counter()
+        seating = T.seat_round(entrants, history, allowed, round_no=round_no, seed=size)
+        report.times.append((time.perf_counter() - start, len(entrants), seats))
+        seated = [pid for table in seating.tables for pid in table] + list(seating.byes)
+        sizes, bye_count = T.table_plan(len(entrants), allowed)
+        wrong = (sorted(seated) != sorted(e.id for e in entrants)
+                 or sorted(map(len, seating.tables)) != sorted(sizes)
+                 or len(seating.byes) != bye_count or bool(set(seated) & withdrawn))
+        report.misseated += wrong
+        report.repeats += seating.repeats
+        report.pairs += sum(len(t) * (len(t) - 1) // 2 for t in seating.tables)
+        for pid in seating.byes:
+            byes[pid] += 1
+            games.append(T.TableGame(round_no, (pid,)))
+        active = [byes[e.id] for e in entrants]
+        report.byes_uneven += bool(active) and max(active) - min(active) > 1
+        for table in seating.tables:
+            games.append(T.TableGame(round_no, table,
+                                     table_result(rng, table, ratings, no_shows)))
+        withdrawn |= {pid for pid in seated if pid in no_shows}
+        withdrawn |= {e.id for e in entrants if rng.random() < WITHDRAW}
+
+
+def table_result(rng: random.Random, table: tuple[int, ...], ratings: dict[int, int],
+                 no_shows: set[int]) -> T.TableResult:
+    """Places by rating and luck; a no-show forfeits."""
+    strength = {pid: ratings[pid] + rng.gauss(0, 300) for pid in table}
+    order = sorted(table, key=lambda pid: -strength[pid])
+    places = tuple(1 + order.index(pid) for pid in table)
+    return T.TableResult(places, tuple(rng.randint(0, 300) for _ in table),
+                         tuple(pid in no_shows for pid in table))
+
+
+def print_tables(report: TablesReport) -> bool:
+    """The table tournaments' figures; whether every round was seated correctly."""
+    seconds = [t for t, _, _ in report.times] or [0.0]
+    slowest, players, seats = max(report.times, default=(0.0, 0, 0))
+    print(f"tables_tournaments: {report.tournaments}")
+    print(f"tables_rounds_seated: {report.rounds - report.misseated} of {report.rounds}")
+    print(f"tables_misseated: {report.misseated}")
+    print(f"tables_byes_uneven: {report.byes_uneven}")
+    print(f"tables_repeats: {report.repeats}")
+    print(f"tables_pairs_seated: {report.pairs}")
+    print(f"tables_seat_ms_median: {statistics.median(seconds) * 1000:.1f}")
+    print(f"tables_seat_ms_p95: {percentile(seconds, 0.95) * 1000:.1f}")
+    print(f"tables_seat_ms_max: {slowest * 1000:.1f} ({players} players, tables of {seats})")
+    return not (report.misseated or report.byes_uneven)
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
@@ -153,11 +241,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tournaments", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tables", type=int, default=None,
+                        help="table tournaments (default: a tenth of --tournaments, 2 at least)")
     args = parser.parse_args(argv)
     report = Report()
     started = time.perf_counter()
     for number in range(args.tournaments):
         run_tournament(random.Random(args.seed * 1_000_003 + number), report)
+    tables = TablesReport()
+    count = max(2, args.tournaments // 10) if args.tables is None else args.tables
+    for number in range(count):
+        run_table_tournament(random.Random(args.seed * 1_000_033 + number),
+                             4 if number % 2 == 0 else 6, tables)
     elapsed = time.perf_counter() - started
     seconds = [t for t, _ in report.times] or [0.0]
     slowest, slowest_field = max(report.times, default=(0.0, 0))
@@ -178,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"pair_cpu_ms_median: {statistics.median(cpu) * 1000:.1f}")
     print(f"pair_cpu_ms_p95: {percentile(cpu, 0.95) * 1000:.1f}")
     print(f"pair_cpu_ms_max: {max(cpu) * 1000:.1f}")
+    tables_correct = print_tables(tables)
+    tables_slowest = max((t for t, _, _ in tables.times), default=0.0)
     print(f"total_s: {elapsed:.1f}")
     for line in report.failed:
         print(f"failed: {line}")
@@ -186,7 +283,10 @@ def main(argv: list[str] | None = None) -> int:
         and not (report.repeats or report.second_byes or report.withdrawn_paired)
         and not (report.unpaired_active or report.odd_rounds_not_one_bye)
     )
+    tables_met = tables_correct and tables_slowest < TARGET_SLOWEST_S
+    print(f"tables_target: {'met' if tables_met else 'MISSED'}")
     print(f"target: {'met' if correct and slowest < TARGET_SLOWEST_S else 'MISSED'}")
+    correct = correct and tables_correct
     # A benchmark prints its figures; it fails only when the pairings are wrong (a slow
     # round on a busy machine is a figure, not an error).
     return 0 if correct else 1

@@ -1,5 +1,5 @@
-"""The tournaments bench runs at a tiny size (the formats package's purity and typing:
-tests/conformance/test_purity.py)."""
+"""The tournaments bench (Swiss and table tournaments) runs at a tiny size (the formats
+package's purity and typing: tests/conformance/test_purity.py)."""
 
 from __future__ import annotations
 
@@ -26,3 +26,9 @@ def test_bench_at_a_tiny_size() -> None:
         "active_unpaired", "odd_rounds_without_exactly_one_bye",
     ):
         assert figures[name] == "0", name
+    # The table tournaments (two by default at this size: tables of 4, then of 6).
+    seated, of = figures["tables_rounds_seated"].split(" of ")
+    assert seated == of and int(of) >= 10
+    assert figures["tables_misseated"] == "0" and figures["tables_byes_uneven"] == "0"
+    assert int(figures["tables_repeats"]) >= 0 and "players, tables of" in figures[
+        "tables_seat_ms_max"]
