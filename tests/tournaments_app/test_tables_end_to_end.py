@@ -6,7 +6,8 @@ Seven players of the dice game at tables of three, three rounds: 3 + 2 + 2 each 
 (no byes: the dice game seats two), a no-show in round 1 (forfeited, the others play
 on), a withdrawal at the start of round 2 (never seated again: 3 + 3 in round 3), the
 tournament paused after round 2 (round 3 waits for the resume); every round seated
-with the fewest repeat meetings possible (checked by brute force).
+with the fewest repeat meetings possible (checked by brute force). And five Fives
+players at a table of four and a bye, two rounds.
 """
 
 from __future__ import annotations
@@ -129,3 +130,33 @@ def test_a_seven_player_dice_tournament_at_tables_of_three(client: Any) -> None:
     assert Tournament.objects.get(pk=tid).seed != 0
     pairs = [frozenset(p) for g in games_of(tid) for p in combinations(g.seats(), 2)]
     assert len(pairs) == 5 + 5 + 6
+
+
+def test_five_fives_players_at_a_table_of_four_and_a_bye() -> None:
+    """Fives seats 2 or 4: five players sit 4 and one has the bye (no Fives table seats
+    3 or 1), two rounds, the bye going to another player in round 2."""
+    players, club = field("fv", 5)
+    organizer = players[0]
+    clock = Clock()
+    tid = create(organizer, club, format="tables", seats=4, rounds=2, game="fives",
+                 rules={"target": 100}, rated=False)
+    for player in players:
+        player.ok("POST", f"/api/tournaments/{tid}/join")
+    organizer.ok("POST", f"/api/tournaments/{tid}/start")
+    byes = []
+    for number in (1, 2):
+        tables = tables_of(tid, number)
+        assert sorted(len(g.seats()) for g in tables) == [1, 4]
+        byes.append(next(g.seats()[0] for g in tables if len(g.seats()) == 1))
+        table = next(g for g in tables if len(g.seats()) == 4)
+        assert table.match is not None and table.match.seat_count == 4
+        play_with_api(players, "fives")
+        clock.tick()
+    assert byes[0] != byes[1], "nobody has a second bye before the others"
+    data = detail(organizer, tid)
+    assert data["status"] == "finished"
+    rows = data["standings"]["rows"]
+    bye_row = next(r for r in rows if r["username"] == next(
+        p.user.username for p in players if p.user.pk == byes[0]))
+    assert bye_row["points"] >= 1.5  # the bye's 1.5, and the table's from round 2
+    assert sum(r["points"] for r in rows) == 2 * (6 + 1.5)
