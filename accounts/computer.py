@@ -50,6 +50,7 @@ LEVEL_NAMES = {
     "medium": gettext_noop("Computer (medium)"),
     "hard": gettext_noop("Computer (hard)"),
     "careful": gettext_noop("Computer (careful)"),
+    "to_win": gettext_noop("Computer (plays to win)"),
 }
 # The name ``manage.py runbot`` gives the tokens it issues to the computer's account.
 RUNBOT_TOKEN_NAME = "computer player"

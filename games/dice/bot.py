@@ -16,7 +16,7 @@ from . import odds, to_win
 from .scoring import FIVE, FULL_HOUSE, LARGE_STRAIGHT, NOTHING, reading
 
 JSON = dict[str, Any]
-LEVELS = ("careful", "easy")
+LEVELS = ("careful", "easy", "to_win")
 DEFAULT_LEVEL = "careful"
 TO_WIN = "to_win"  # for a table (see to_win.py)
 

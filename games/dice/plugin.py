@@ -229,7 +229,7 @@ class DicePlugin(GamePlugin):
         return bot.choose(view, rng, bot.DEFAULT_LEVEL)
 
     def bot_action_at(self, view: JSON, rng: random.Random, level: str) -> JSON | None:
-        """A computer player of a named level ("careful" or "easy")."""
+        """A computer player of a named level (bot.LEVELS: careful, easy, to_win)."""
         return bot.choose(view, rng, level)
 
 

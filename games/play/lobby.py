@@ -23,7 +23,8 @@ from games.reads.history import display_name
 BOT_USERNAME = "computer"
 # The lobby's names of the computer's levels (bots/levels.py lists each game's).
 LEVEL_LABELS = {"easy": gettext_noop("Easy"), "medium": gettext_noop("Medium"),
-                "hard": gettext_noop("Hard"), "careful": gettext_noop("Careful")}
+                "hard": gettext_noop("Hard"), "careful": gettext_noop("Careful"),
+                "to_win": gettext_noop("Plays to win")}
 
 
 class LobbyError(Exception):

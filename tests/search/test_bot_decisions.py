@@ -82,6 +82,6 @@ def test_the_dice_game_plays_its_own_levels() -> None:
     while state.needs_chance():
         plugin.apply_chance(state, plugin.sample_chance(state, rng), 0)
     view = plugin.view(state, 0)
-    for level in ("careful", "easy"):
+    for level in ("careful", "easy", "to_win"):
         action = decide.decide("dice", view, level, time.time() + 1, seed=2)
         assert action in plugin.legal_actions(view)

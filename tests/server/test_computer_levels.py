@@ -24,7 +24,8 @@ from tests.api_client import ApiClient
 pytestmark = pytest.mark.django_db
 
 LEVEL_NAMES = ["computer-spectacular-bid-easy", "computer-spectacular-bid-hard",
-               "computer-fives-easy", "computer-fives-hard", "computer-dice-easy"]
+               "computer-fives-easy", "computer-fives-hard", "computer-dice-easy",
+               "computer-dice-to_win"]
 
 
 def test_every_game_and_level_has_an_account_of_its_own() -> None:
@@ -125,7 +126,7 @@ def test_the_lobby_offers_each_games_levels() -> None:
     assert [level["key"] for level in fives["levels"]] == ["easy", "medium", "hard"]
     assert fives["default"] == "medium"
     dice = computer_levels_for(registry.game("dice"))
-    assert [level["key"] for level in dice["levels"]] == ["careful", "easy"]
+    assert [level["key"] for level in dice["levels"]] == ["careful", "easy", "to_win"]
     User.objects.create_user("lea", password="pw-levels-123")
     client = Client()
     client.login(username="lea", password="pw-levels-123")
