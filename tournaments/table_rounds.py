@@ -4,7 +4,9 @@
 A table is a ``TournamentGame`` whose ``table`` lists its seats (see the model). Its
 match seats them in that order; the game's ranks give the places, its scores less the
 game's baseline the game points. A seat forfeited (a no-show, a withdrawal before a
-first move) scores no table points; the others take the places from the top. A table
+first move) scores no table points; the others take the places from the top (a game
+that asks one seat at a time forfeits absent seats one by one, so the last left wins,
+as a forfeit win in a game of two). A table
 is never stopped by the tournament when somebody leaves it: the game decides what a
 resignation does (the dice game plays on with those left, Fives ends with the
 resigning seat last). An annulled table (by the organizers in a finished round, or
