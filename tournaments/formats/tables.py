@@ -17,6 +17,8 @@ Seating a round (:func:`seat_round`):
   table; a repeat always outweighs the displacement, so repeats are avoided wherever
   swaps can avoid them, with the nearest tables tried first. A few seeded restarts
   from shaken seatings keep the best, so small fields reach the fewest repeats.
+* The seat order at each table is drawn (seeded), so that no seat of the game goes to
+  the leader every round.
 
 Scoring a table (:func:`table_points_of`): places by the game's ranks, 1 best. The
 tournament's table points are a list for a full table (default n-1 ... 0: 3-2-1-0 for
@@ -259,7 +261,10 @@ def _search(players: list[PlayerId], sizes: Sequence[int],
                 best, best_cost = tried, cost
             if best_cost[0] == 0:
                 break
-    return [[players[i] for i in sorted(table)] for table in best]
+    seated = [[players[i] for i in sorted(table)] for table in best]
+    for table in seated:  # who sits first is drawn: no seat goes to the leader each round
+        rng.shuffle(table)
+    return seated
 
 
 def _cost(tables: list[list[int]], home: list[int], met: list[list[int]]) -> tuple[int, int]:
