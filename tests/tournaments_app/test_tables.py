@@ -1,16 +1,29 @@
-"""Table tournaments on the server: their settings, a table's match and result, a
-table nobody at moved, annulling, the standings and the pages."""
+"""Table tournaments on the server: their settings, a table's match and result, absent
+seats, annulling, a withdrawal under way, pause, the standings."""
 
 from __future__ import annotations
 
+import random
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
 
 from games.models import Match
+from games.play.services import do_command
+from games.play.store import load_engine, plugin_of
 from tournaments.errors import Refused
+from tournaments.lifecycle import do_tick
 from tournaments.models import Round, TournamentGame
-from tournaments.services import do_annul_game, do_create_tournament
+from tournaments.services import (
+    do_annul_game,
+    do_create_tournament,
+    do_pause,
+    do_resume,
+    do_withdraw,
+)
 
 from .helpers import (
     DICE_QUICK,
@@ -134,3 +147,48 @@ def test_annulling_a_table_replays_it_turned_or_scores_nothing(setup) -> None:
     assert again.decision == "annulled" and all(seat["forfeit"] for seat in again.table)
     with pytest.raises(Refused, match="already annulled"):
         do_annul_game(setup["owner"], tournament, str(again.match_id))
+
+
+def _one_move(match: Match) -> int:
+    """The seat with a move to make makes one (the game's computer player chooses)."""
+    match.refresh_from_db()
+    plugin = plugin_of(match)
+    engine = load_engine(match)
+    seat = next(s for s in range(match.seat_count)
+                if plugin.legal_actions(plugin.view(engine, s)))
+    action = plugin.bot_action(plugin.view(engine, seat), random.Random(1))
+    user = User.objects.get(pk=match.seat_users[seat])
+    do_command(match.pk, user, {"action": action, "version": match.version})
+    return seat
+
+
+def test_withdrawing_a_player_who_moved_resigns_and_the_table_plays_on(setup) -> None:
+    tournament = started(setup, count=3)
+    row = active_games(tournament)[0]
+    seat = _one_move(row.match)
+    quitter = User.objects.get(pk=row.seats()[seat])
+    do_withdraw(setup["owner"], tournament, quitter.username)
+    row.refresh_from_db()
+    assert row.match.status == Match.Status.ACTIVE, "the other two play on"
+    assert not row.table[seat]["forfeit"]
+    play_round(tournament)
+    tick()
+    row.refresh_from_db()
+    assert row.state == State.DONE and row.table[seat]["place"] == 3
+    second = TournamentGame.objects.get(tournament=tournament, round__number=2)
+    assert quitter.pk not in second.seats() and len(second.seats()) == 2
+
+
+def test_nobody_at_a_table_is_forfeited_while_paused(setup) -> None:
+    tournament = started(setup, count=3)
+    row = active_games(tournament)[0]
+    tick()  # the seat to move is due from now
+    row.refresh_from_db()
+    assert any(seat["due_at"] for seat in row.table)
+    do_pause(setup["owner"], tournament)
+    do_tick(timezone.now() + timedelta(seconds=120))
+    row.refresh_from_db()
+    assert not any(seat["forfeit"] for seat in row.table)
+    do_resume(setup["owner"], tournament)
+    row.refresh_from_db()
+    assert not any(seat["due_at"] for seat in row.table), "a whole period from the resume"
