@@ -222,6 +222,9 @@ tournament_cancel = _tournament_action(lambda user, t, data: services.do_cancel(
 tournament_pause = _tournament_action(lambda user, t, data: services.do_pause(user, t))
 tournament_resume = _tournament_action(lambda user, t, data: services.do_resume(user, t))
 tournament_repair = _tournament_action(lambda user, t, data: services.do_repair(user, t))
+tournament_add_computer = _tournament_action(
+    lambda user, t, data: services.do_add_computer(user, t, data.get("level")),
+    frozenset({"level"}))
 tournament_withdraw = _tournament_action(
     lambda user, t, data: services.do_withdraw(user, t, data.get("username")), USERNAME)
 tournament_annul = _tournament_action(

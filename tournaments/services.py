@@ -20,6 +20,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from accounts.computer import computer_account
+from bots.levels import levels_of, username_for
+from games import registry
 from games.models import Match, MatchEvent
 from games.play.services import do_annul, do_command, do_forfeit
 from games.play.store import plugin_of
@@ -116,6 +119,32 @@ def do_join(user: AbstractBaseUser, tournament: Tournament,
         return entry
 
     return _locked(tournament, user, join)
+
+
+def do_add_computer(user: AbstractBaseUser, tournament: Tournament, level: Any) -> Entry:
+    """An organizer enters a computer player of ``level`` (one of the game's levels, as
+    the lobby offers them) before the start. Each level is one account with its own
+    rating, so a level enters once; the club's membership rule is not asked of it."""
+
+    def add(t: Tournament) -> Entry:
+        if t.status != Status.REGISTRATION:
+            raise Refused(_("Computer players are entered before the tournament starts."))
+        plugin = registry.game(t.game)
+        levels = levels_of(plugin)
+        if not isinstance(level, str) or level not in levels:
+            raise Refused(_("'level' must be one of %(levels)s for %(game)s.")
+                          % {"levels": ", ".join(levels), "game": plugin.name})
+        account = computer_account(username_for(plugin, level))
+        if t.entries.filter(user_id=account.pk).exists():
+            raise Refused(_("That computer player is already in this tournament."))
+        if t.entries.count() >= t.max_players:
+            raise Refused(_("The tournament is full (%(n)s players).") % {"n": t.max_players})
+        entry = Entry.objects.create(tournament=t, user=account,
+                                     rating=rating_of(account.pk, t.game))
+        rounds.touch(t)
+        return entry
+
+    return _locked(tournament, user, add, organizer=True)
 
 
 def do_leave(user: AbstractBaseUser, tournament: Tournament,

@@ -33,5 +33,6 @@ urlpatterns = [
     path("api/tournaments/<int:tournament_id>/resume", api.tournament_resume),
     path("api/tournaments/<int:tournament_id>/repair", api.tournament_repair),
     path("api/tournaments/<int:tournament_id>/withdraw", api.tournament_withdraw),
+    path("api/tournaments/<int:tournament_id>/computer", api.tournament_add_computer),
     path("api/tournaments/<int:tournament_id>/annul", api.tournament_annul),
 ]

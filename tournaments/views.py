@@ -14,6 +14,7 @@ from django.shortcuts import render
 from django.utils.text import slugify
 
 from games import registry
+from games.play.lobby import computer_levels_for
 from tournaments import formats as F
 
 from . import clubs
@@ -85,7 +86,8 @@ def club_invite_page(request: HttpRequest, club_id: int, code: str) -> HttpRespo
 def _live_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     data = tournament_detail(tournament, request.user)  # type: ignore[arg-type]
     return {"t": tournament, "data": data,
-            "current_round": data["round_list"][-1] if data["round_list"] else None}
+            "current_round": data["round_list"][-1] if data["round_list"] else None,
+            "computer_levels": computer_levels_for(registry.game(tournament.game))["levels"]}
 
 
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:

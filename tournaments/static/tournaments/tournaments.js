@@ -2,7 +2,8 @@
  * the JSON API (docs/api.md); the server renders what is shown.
  *
  * - a button with data-post="/api/..." posts (its data-username, data-role, data-match,
- *   data-body, the value of data-username-from, a data-prompt answer as "reason"), after
+ *   data-body, the value of data-username-from or data-level-from, a data-prompt answer
+ *   as "reason"), after
  *   data-confirm; then goes to data-then, or refreshes the page.
  * - a form with data-api-form="/api/..." posts its fields as JSON (data-type: int,
  *   float, bool, datetime; "rules.x" fields go into "rules", only the chosen game's),
@@ -105,6 +106,10 @@ function bodyOf(button) {
   if (button.dataset.usernameFrom) {
     const field = document.querySelector(button.dataset.usernameFrom);
     if (field) body.username = field.value;
+  }
+  if (button.dataset.levelFrom) {
+    const field = document.querySelector(button.dataset.levelFrom);
+    if (field) body.level = field.value;
   }
   return body;
 }
