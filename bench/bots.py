@@ -18,6 +18,10 @@ score less the second's, per match; p95_ms: the 95th percentile of the first lev
 decision times. A decision's budget is ``--move-ms`` of this process's clock
 (``time.perf_counter``, passed to the search as ``now``), or ``--iterations`` when given.
 Pure and single process: the plugins are driven directly, no Django.
+
+``--concurrent N [--seconds S] [--level L] [--ramp R]``: instead, N games against the
+computer at once on the running platform, and the computer's slowest decision against the
+table's delay (``bench/bots_live.py``, which alone imports Django).
 """
 
 from __future__ import annotations
@@ -154,7 +158,18 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=0, help="iterations, not time")
     parser.add_argument("--pairings", default="hard_vs_easy,hard_vs_medium")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--concurrent", type=int, default=0,
+                        help="N games against the computer at once on the platform")
+    parser.add_argument("--seconds", type=float, default=120.0, help="with --concurrent")
+    parser.add_argument("--level", default="hard", help="with --concurrent")
+    parser.add_argument("--ramp", type=float, default=5.0,
+                        help="with --concurrent: seconds over which the players arrive")
     args = parser.parse_args()
+    if args.concurrent:
+        from bench import bots_live
+
+        bots_live.run(args)
+        return
     games = [registry.game(args.game)] if args.game else list(registry.all_games())
     for plugin in games:
         counts = [args.seats] if args.seats else [n for n in plugin.seat_counts if n > 1]

@@ -1,6 +1,6 @@
 """Every benchmark runs once at a tiny size: it exits 0 and prints its figures.
 
-Sizes are for speed, not for meaning (the whole file takes about a minute and a half).
+Sizes are for speed, not for meaning (the whole file takes about two minutes).
 """
 
 from __future__ import annotations
@@ -51,6 +51,12 @@ RUNS = [
          False, (r"^fives/2$",
                  r"^hard_vs_easy: win_rate [\d.]+ ci [\d.]+-[\d.]+ margin -?[\d.]+ "
                  r"p95_ms \d+$"), services=False),
+    # Two games against the hard computer on the platform (daphne, Celery, runbot).
+    Tiny("bench.bots", ("--concurrent", "2", "--seconds", "10", "--ramp", "1"), True,
+         (r"^concurrent 2: decisions \d+, p50_ms \d+, p95_ms \d+, max_ms \d+, "
+          r"delay_ms \d+, over_delay \d+, errors \d+$", r"^decisions: [1-9]",
+          *printed("p50_ms", "p95_ms", "max_ms", "delay_ms", "over_delay", "errors")),
+         zero=("over_delay", "errors")),
     Tiny("bench.ratings", ("--matches", "400", "--players", "40", "--heavy", "100"), True,
          (r"recompute", )),
     Tiny("bench.writer", ("--commands", "40"), True,
