@@ -221,6 +221,9 @@ tournament_start = _tournament_action(lambda user, t, data: services.do_start_no
 tournament_cancel = _tournament_action(lambda user, t, data: services.do_cancel(user, t))
 tournament_pause = _tournament_action(lambda user, t, data: services.do_pause(user, t))
 tournament_resume = _tournament_action(lambda user, t, data: services.do_resume(user, t))
+tournament_pause_me = _tournament_action(lambda user, t, data: services.do_pause_me(user, t))
+tournament_resume_me = _tournament_action(
+    lambda user, t, data: services.do_resume_me(user, t))
 tournament_repair = _tournament_action(lambda user, t, data: services.do_repair(user, t))
 tournament_add_computer = _tournament_action(
     lambda user, t, data: services.do_add_computer(user, t, data.get("level")),

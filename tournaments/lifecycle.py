@@ -3,8 +3,9 @@
 ``do_tick`` runs every second (Celery beat, ``tournaments.tasks.tick``): it starts the
 tournaments whose start time has come, starts each round once the time between rounds
 has passed, records the results of the matches that ended (the next round is paired the
-moment the last one of a round ends), and forfeits a player who has not made a first
-move within the tournament's no-show period from first having one to make.
+moment the last one of a round ends; an arena pairs whoever waits), and forfeits a
+player who has not made a first move within the no-show period from first having one
+to make.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from games.models import Match, MatchEvent
 from games.play.services import do_forfeit
 from games.play.store import load_engine, plugin_of
 
-from . import rounds, table_rounds
+from . import arena_rounds, rounds, table_rounds
 from .models import Round, Tournament, TournamentGame
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,8 @@ def advance(tournament_id: Any, now: datetime | None = None) -> None:
         if tournament.status == Tournament.Status.REGISTRATION:
             if tournament.starts_at <= now:
                 rounds.start(tournament, now)
+                if tournament.format == Tournament.Format.ARENA:
+                    arena_rounds.advance(tournament, now)
             return
         if tournament.status != Tournament.Status.RUNNING:
             return
@@ -63,6 +66,9 @@ def advance(tournament_id: Any, now: datetime | None = None) -> None:
             return
         forfeit_no_shows(tournament, now)
         record_finished(tournament, now)
+        if tournament.format == Tournament.Format.ARENA:
+            arena_rounds.advance(tournament, now)
+            return
         for round_ in tournament.round_set.filter(status=Round.Status.PAIRED,
                                                   starts_at__lte=now):
             rounds.start_round(tournament, round_, now)

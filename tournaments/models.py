@@ -83,6 +83,7 @@ class Tournament(models.Model):
         SWISS = "swiss", _("Swiss")
         KNOCKOUT = "knockout", _("knockout")
         TABLES = "tables", _("tables")
+        ARENA = "arena", _("arena")
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("registration")
@@ -103,6 +104,7 @@ class Tournament(models.Model):
     bye_points = models.FloatField(null=True, blank=True)
     seed = models.BigIntegerField(default=0)
     third_place = models.BooleanField(default=False)  # knockout
+    duration_m = models.PositiveIntegerField(default=0)  # arena: its length in minutes
     # Knockout: games played again after a level one before the higher seed goes through.
     deciding_games = models.PositiveSmallIntegerField(default=2)
     game = models.CharField(max_length=32)
@@ -146,6 +148,7 @@ class Entry(models.Model):
     rating = models.IntegerField(default=0)
     joined_at_round = models.PositiveSmallIntegerField(default=1)
     withdrawn = models.BooleanField(default=False)
+    paused = models.BooleanField(default=False)  # arena: not paired until back
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -19,7 +19,7 @@ from games import registry
 from tournaments import formats as F
 from tournaments.formats.standings import rank_rows
 
-from . import clubs, table_rounds
+from . import arena_rounds, clubs, table_rounds
 from .models import Club, Membership, Round, Tournament, TournamentGame
 from .records import (
     current_rows,
@@ -41,6 +41,7 @@ TIEBREAK_LABELS = {
     "head_to_head": gettext_noop("Head to head"),
     "game_points": gettext_noop("Game points"),
     "opponents_table_points": gettext_noop("Opponents' table points"),
+    "wins": gettext_noop("Games won"),
 }
 
 
@@ -102,6 +103,7 @@ def tournament_summary(t: Tournament) -> dict[str, Any]:
         "table_points": ([float(p) for p in table_rounds.points_of(t)]
                          if t.format == Tournament.Format.TABLES else None),
         "bye_points": t.bye_points,
+        "duration_m": t.duration_m if t.format == Tournament.Format.ARENA else None,
         "game": t.game,
         "game_name": game_name(t.game),
         "rated": t.rated,
@@ -162,6 +164,8 @@ def standings_rows(t: Tournament, rows: list[TournamentGame] | None = None
     by its bracket; nothing before the first round is over."""
     if t.status == Tournament.Status.REGISTRATION or t.started_at is None:
         return 0, []
+    if t.format == Tournament.Format.ARENA:
+        return 1, _arena_rows(t)
     counted = done_rounds(t)
     if counted == 0:
         return 0, []  # nothing to rank yet: the page lists the entries
@@ -184,6 +188,40 @@ def standings_rows(t: Tournament, rows: list[TournamentGame] | None = None
     return counted, _unpaired_keep_their_place(
         F.standings(kind, players, games, rounds=counted), paired,
         lambda row: (row.no_show, -row.points, *(-value for value in row.tiebreaks.values())))
+
+
+def _arena_rows(t: Tournament) -> list[F.Row]:
+    """The live leaderboard as standings: arena points, then games won."""
+    entries = {e.user_id: e for e in t.entries.select_related("user")}
+    return [F.Row(rank=row.rank, player_id=row.player, name=entries[row.player].user.username,
+                  rating=entries[row.player].rating, points=float(row.score),
+                  games_played=row.games, tiebreaks={"wins": float(row.wins)},
+                  withdrawn=entries[row.player].withdrawn)
+            for row in arena_rounds.leaderboard(t) if row.player in entries]
+
+
+def _arena(t: Tournament, names: dict[int, str]) -> dict[str, Any]:
+    """An arena's clock and live leaderboard (streaks, who is playing or on a break)."""
+    end = arena_rounds.ends_at(t)
+    busy = arena_rounds.busy_players(t) if t.status == Tournament.Status.RUNNING else set()
+    entries = {e.user_id: e for e in t.entries.all()}
+    return {
+        "ends_at": end.isoformat() if end is not None else None,
+        "leaderboard": [{
+            "rank": row.rank,
+            "username": names.get(row.player, ""),
+            "score": row.score,
+            "games": row.games,
+            "wins": row.wins,
+            "draws": row.draws,
+            "losses": row.losses,
+            "streak": row.streak,
+            "game_points": list(row.points),
+            "playing": row.player in busy,
+            "paused": row.player in entries and entries[row.player].paused,
+            "withdrawn": row.player in entries and entries[row.player].withdrawn,
+        } for row in arena_rounds.leaderboard(t)],
+    }
 
 
 def _unpaired_keep_their_place(rows: list[F.Row], paired: set[int],
@@ -244,6 +282,7 @@ def tournament_detail(t: Tournament, user: AbstractBaseUser | None) -> dict[str,
         "me": {
             "entered": me is not None and not me.withdrawn,
             "withdrawn": me is not None and me.withdrawn,
+            "paused": me is not None and me.paused,
             "organizer": access_organizer(t, user),
             "can_join": me is None and _entries_open(t, len(entries)),
         },
@@ -259,6 +298,8 @@ def tournament_detail(t: Tournament, user: AbstractBaseUser | None) -> dict[str,
         data["crosstable"] = _crosstable(t, rows)
     if t.format == Tournament.Format.KNOCKOUT and t.started_at is not None:
         data["bracket"] = _bracket(t, rows, names)
+    if t.format == Tournament.Format.ARENA:
+        data["arena"] = _arena(t, names)
     return data
 
 
@@ -268,6 +309,9 @@ def _entries_open(t: Tournament, count: int) -> bool:
         return False
     if t.status == Tournament.Status.REGISTRATION:
         return timezone.now() <= t.registration_deadline
+    if t.status == Tournament.Status.RUNNING and t.format == Tournament.Format.ARENA:
+        end = arena_rounds.ends_at(t)
+        return end is not None and timezone.now() < end
     return (t.status == Tournament.Status.RUNNING and t.format == Tournament.Format.SWISS
             and F.late_entry_open(started_rounds(t), t.rounds))
 

@@ -12,6 +12,8 @@ Formats:
 * Tables: each round seated by ``formats.tables`` (round 1 drawn with the tournament's
   seed, later rounds by standing, repeats cut); withdrawn players are not seated; a
   table's result comes from its match's ranks and scores (``table_rounds``).
+* Arena: no rounds to pair; whoever waits is paired at once (``arena_rounds``, called
+  by the lifecycle after this module's start), all games in one round.
 * Knockout: the bracket is seeded by the ratings at the start; each round's matches
   are its next round; a withdrawn player's opponent goes through by forfeit, and a game
   that ends level (on places and on points) is played again, seats swapped, up to the
@@ -97,6 +99,9 @@ def start(tournament: Tournament, now: datetime) -> None:
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = now
     tournament.save()
+    if tournament.format == Format.ARENA:
+        touch(tournament)  # its games are paired by arena_rounds, player by player
+        return
     pair_next(tournament, 1, now, gap=False)
 
 
@@ -267,7 +272,11 @@ def create_match(tournament: Tournament, row: TournamentGame) -> None:
 
 
 def replay(tournament: Tournament, row: TournamentGame) -> TournamentGame:
-    """The same pairing played again (a level knockout game, an annulled match)."""
+    """The same pairing played again (a level knockout game, an annulled match). An
+    arena plays nothing again: the game counts for nobody and both players wait."""
+    if tournament.format == Format.ARENA:
+        set_result(row, Decision.ANNULLED, (0, 0))
+        return row
     row.state = State.REPLACED
     row.save(update_fields=["state"])
     if row.table:  # the seats turned by one: the first player moves last now
@@ -375,8 +384,8 @@ def double_forfeit(tournament: Tournament, row: TournamentGame, reason: str) -> 
 
 def close_round_if_done(tournament: Tournament, round_: Round, now: datetime) -> bool:
     """The last game of the round has ended: pair the next at once, or finish."""
-    if round_.status != Round.Status.RUNNING:
-        return False
+    if round_.status != Round.Status.RUNNING or tournament.format == Format.ARENA:
+        return False  # an arena's one round ends with its time (arena_rounds)
     if round_.games.filter(state__in=[State.SCHEDULED, State.PLAYING]).exists():
         return False
     round_.status = Round.Status.DONE

@@ -28,7 +28,7 @@ from games.play.services import do_annul, do_command, do_forfeit
 from games.play.store import plugin_of
 from tournaments import formats as F
 
-from . import rounds, table_rounds
+from . import arena_rounds, rounds, table_rounds
 from .clubs import access_is_admin, access_is_member, pk_or_none, rating_of
 from .errors import Forbidden, NotFound, Refused
 from .models import Club, Entry, Round, Tournament, TournamentGame
@@ -96,6 +96,10 @@ def do_join(user: AbstractBaseUser, tournament: Tournament,
             if not F.late_entry_open(late, t.rounds):
                 raise Refused(_("The tournament has started, and late entries closed once "
                                 "half of its rounds had started."))
+        elif t.status == Status.RUNNING and t.format == Tournament.Format.ARENA:
+            end = arena_rounds.ends_at(t)
+            if end is not None and now >= end:
+                raise Refused(_("The arena's time is up."))
         elif t.status == Status.RUNNING:
             raise Refused(_("The tournament has already started."))
         else:
@@ -115,6 +119,8 @@ def do_join(user: AbstractBaseUser, tournament: Tournament,
                                      joined_at_round=late + 1)
         if late:
             rounds.refresh_pairing(t, now)  # the waiting round takes the newcomer in
+        if t.status == Status.RUNNING and t.format == Tournament.Format.ARENA:
+            arena_rounds.pair(t, now)  # an arena takes a newcomer at once
         rounds.touch(t)
         return entry
 
@@ -210,9 +216,55 @@ def _withdraw(t: Tournament, entry: Entry, now: datetime) -> None:
         rounds.record(t, playing, playing.match)
         if playing.round.status == Round.Status.RUNNING:
             rounds.close_round_if_done(t, playing.round, now)
-    if t.status == Status.RUNNING:
+    if t.status == Status.RUNNING and t.format == Tournament.Format.ARENA:
+        arena_rounds.pair(t, now)  # the opponent waits, and is paired again
+    elif t.status == Status.RUNNING:
         rounds.refresh_pairing(t, now)
     rounds.touch(t)
+
+
+def do_pause_me(user: AbstractBaseUser, tournament: Tournament) -> None:
+    """An arena's player takes a break: not paired until back (a game being played is
+    played on)."""
+
+    def pause(t: Tournament) -> None:
+        entry = _arena_entry(t, user)
+        if entry.paused:
+            raise Refused(_("You are already taking a break."))
+        entry.paused = True
+        entry.save(update_fields=["paused"])
+        rounds.touch(t)
+
+    _locked(tournament, user, pause)
+
+
+def do_resume_me(user: AbstractBaseUser, tournament: Tournament,
+                 now: datetime | None = None) -> None:
+    """Back from a break: paired at once when someone waits."""
+    now = now or timezone.now()
+
+    def resume(t: Tournament) -> None:
+        entry = _arena_entry(t, user)
+        if not entry.paused:
+            raise Refused(_("You are not taking a break."))
+        entry.paused = False
+        entry.save(update_fields=["paused"])
+        if not t.paused:
+            arena_rounds.pair(t, now)
+        rounds.touch(t)
+
+    _locked(tournament, user, resume)
+
+
+def _arena_entry(t: Tournament, user: AbstractBaseUser) -> Entry:
+    if t.format != Tournament.Format.ARENA:
+        raise Refused(_("Only an arena's players take a break and come back."))
+    if t.status != Status.RUNNING:
+        raise Refused(_("The arena is not running."))
+    entry = t.entries.filter(user_id=user.pk, withdrawn=False).first()
+    if entry is None:
+        raise Refused(_("You are not in this tournament."))
+    return entry
 
 
 # ---------------------------------------------------------------------- organizers
@@ -229,6 +281,8 @@ def do_start_now(user: AbstractBaseUser, tournament: Tournament,
             raise Refused(_("The tournament needs at least %(min)s players; %(n)s have joined.")
                           % {"min": max(2, t.min_players), "n": count})
         rounds.start(t, now)
+        if t.format == Tournament.Format.ARENA:
+            arena_rounds.advance(t, now)
 
     _locked(tournament, user, start, organizer=True)
 

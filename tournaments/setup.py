@@ -25,14 +25,16 @@ FIELDS = frozenset({
     "name", "format", "game", "rules", "rated", "starts_at", "registration_deadline",
     "min_players", "max_players", "members_only", "round_gap_s", "no_show_s", "rounds",
     "double", "third_place", "deciding_games", "seats", "table_points", "bye_points",
+    "duration_m",
 })
 FORMAT_ONLY = {"rounds": (Format.SWISS, Format.TABLES), "double": (Format.ROUND_ROBIN,),
                "third_place": (Format.KNOCKOUT,), "deciding_games": (Format.KNOCKOUT,),
                "seats": (Format.TABLES,), "table_points": (Format.TABLES,),
-               "bye_points": (Format.TABLES,)}
+               "bye_points": (Format.TABLES,), "duration_m": (Format.ARENA,)}
 NAME_MIN, NAME_MAX = 3, 80
 MAX_PLAYERS = {Format.ROUND_ROBIN: 24, Format.SWISS: 128, Format.KNOCKOUT: 128,
-               Format.TABLES: 200}
+               Format.TABLES: 200, Format.ARENA: 200}
+ARENA_MINUTES_MAX = 24 * 60
 MAX_SWISS_ROUNDS = 20
 MAX_TABLE_POINTS = 100
 MAX_DECIDING_GAMES = 5
@@ -166,6 +168,10 @@ def _check_game(data: dict[str, Any], seats: int = 2) -> tuple[str, bool, Any]:
     keys = [plugin.key for plugin in tournament_games()]
     if game not in keys:
         raise Refused(_("'game' must be one of %(keys)s.") % {"keys": ", ".join(keys)})
+    if (seats == 2 and 2 not in registry.game(str(game)).seat_counts
+            and data.get("format") == Format.ARENA):
+        raise Refused(_("%(game)s is not played by two: an arena is for games of two "
+                        "players.") % {"game": _(registry.game(str(game)).name)})
     if seats == 2 and 2 not in registry.game(str(game)).seat_counts:
         raise Refused(_("%(game)s is not played by two: choose the tables format.")
                       % {"game": _(registry.game(str(game)).name)})
@@ -209,6 +215,10 @@ def _format_fields(data: dict[str, Any], kind: str, max_players: int) -> dict[st
         return {"rounds": rounds}
     if kind == Format.TABLES:
         return _table_fields(data)
+    if kind == Format.ARENA:
+        if data.get("duration_m") is None:
+            raise Refused(_("An arena needs its length in minutes ('duration_m')."))
+        return {"duration_m": _whole(data, "duration_m", 1, ARENA_MINUTES_MAX), "rounds": 1}
     if kind == Format.ROUND_ROBIN:
         return {"double": _flag(data, "double")}
     return {"third_place": _flag(data, "third_place"),

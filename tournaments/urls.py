@@ -32,6 +32,8 @@ urlpatterns = [
     path("api/tournaments/<int:tournament_id>/pause", api.tournament_pause),
     path("api/tournaments/<int:tournament_id>/resume", api.tournament_resume),
     path("api/tournaments/<int:tournament_id>/repair", api.tournament_repair),
+    path("api/tournaments/<int:tournament_id>/pause-me", api.tournament_pause_me),
+    path("api/tournaments/<int:tournament_id>/resume-me", api.tournament_resume_me),
     path("api/tournaments/<int:tournament_id>/withdraw", api.tournament_withdraw),
     path("api/tournaments/<int:tournament_id>/computer", api.tournament_add_computer),
     path("api/tournaments/<int:tournament_id>/annul", api.tournament_annul),

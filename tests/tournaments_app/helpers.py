@@ -56,6 +56,8 @@ def new_tournament(owner: User, club: Club, **fields: Any) -> Tournament:
         data.setdefault("rounds", 3)
     if data["format"] == "tables":
         data.setdefault("seats", 3)
+    if data["format"] == "arena":
+        data.setdefault("duration_m", 30)
     return do_create_tournament(owner, club, data)
 
 

@@ -497,7 +497,7 @@ def _keys(data: Any) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("kind", ["knockout", "round_robin", "swiss", "tables"])
+@pytest.mark.parametrize("kind", ["knockout", "round_robin", "swiss", "tables", "arena"])
 def test_every_field_of_a_tournament_is_documented(setup, kind: str) -> None:
     """docs/api.md describes every field a client reads (issue: the game fields, the
     bracket keys and the notice were not)."""
