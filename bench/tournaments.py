@@ -1,6 +1,6 @@
 """Swiss pairing at scale: random tournaments paired round by round with py4swiss.
 
-    python -m bench.tournaments [--tournaments 300] [--seed 1]
+    python -m bench.tournaments [--tournaments 300] [--seed 1] [--tables N] [--arenas 1]
 
 Each tournament draws 5 to 200 players and 5 to 9 rounds (the field is at least
 ``FIELD_PER_ROUND`` players per round, see below), then plays every round: late
@@ -23,6 +23,17 @@ or given a bye, the plan's table sizes, nobody withdrawn seated, byes spread (no
 second before everyone has had one). Prints the repeat seatings (pairs seated together
 again; many are unavoidable once a field has met), and the seating time per round.
 Target: every round seated correctly, the slowest under 2 s.
+
+Arenas (``--arenas``, default 1; the lines that start with ``arena_``): 200 players for
+an hour of simulated time, a tick a second as the server runs them. Games last 20 s to
+7 min, results follow the ratings with draws; a player who finishes may take a break
+(1 to 5 minutes) or, rarely, withdraw. Each tick pairs everyone waiting with
+``formats.arena.pair_waiting`` and checks: nobody twice or busy paired, nobody paired
+with their last opponent while another waited, and nobody left waiting who could have
+been paired (so every player is paired at the first tick after a game: within the
+tick's second plus the pairing time). Prints the pairing time per tick (p95, max), the
+simulated waits, and the repeat pairings (two who met before; none of them the last
+opponent while someone else waited). Target: every tick correct, the slowest under 2 s.
 """
 
 from __future__ import annotations
@@ -43,6 +54,7 @@ from tournaments.formats import (
     late_entry_open,
     swiss_pair,
 )
+from tournaments.formats import arena as A
 from tournaments.formats import tables as T
 
 # With fewer players than this many per round, no-repeat Swiss pairing (within FIDE's
@@ -232,6 +244,102 @@ def print_tables(report: TablesReport) -> bool:
     return not (report.misseated or report.byes_uneven)
 
 
+ARENA_PLAYERS = 200
+ARENA_SECONDS = 3600
+ARENA_GAME_S = (20, 420)
+ARENA_BREAK = 0.02  # per finished game: a break of 1 to 5 minutes
+ARENA_WITHDRAW = 0.003  # per finished game
+
+
+@dataclass
+class ArenaReport:
+    arenas: int = 0
+    ticks: int = 0
+    games: int = 0
+    wrong_ticks: int = 0  # anyone twice, busy, away, or barred paired
+    pairable_left: int = 0  # ticks that left two waiting who could have played
+    last_opponent_again: int = 0  # while someone else waited
+    repeats: int = 0  # pairs that had met before
+    times: list[float] = field(default_factory=list)  # seconds per tick's pairing
+    waits: list[int] = field(default_factory=list)  # simulated seconds, finish to pairing
+
+
+def arena_outcome(rng: random.Random, a: int, b: int, ratings: dict[int, int]
+                  ) -> tuple[float, float]:
+    if rng.random() < DRAW:
+        return 0.5, 0.5
+    expected = 1 / (1 + 10 ** ((ratings[b] - ratings[a]) / 400))
+    return (1.0, 0.0) if rng.random() < expected else (0.0, 1.0)
+
+
+def run_arena(rng: random.Random, report: ArenaReport, players: int = ARENA_PLAYERS,
+              seconds: int = ARENA_SECONDS) -> None:
+    ratings = {pid: rng.randint(1000, 2500) for pid in range(1, players + 1)}
+    results: dict[int, list[float]] = {pid: [] for pid in ratings}
+    last: dict[int, int] = {}
+    met: set[frozenset[int]] = set()
+    waiting_since = dict.fromkeys(ratings, 0)  # pid -> second it began waiting
+    away_until: dict[int, int] = {}
+    withdrawn: set[int] = set()
+    ending: dict[int, list[tuple[int, int]]] = {}  # second -> games ending then
+    report.arenas += 1
+    for now in range(seconds):
+        for a, b in ending.pop(now, []):
+            score_a, score_b = arena_outcome(rng, a, b, ratings)
+            results[a].append(score_a)
+            results[b].append(score_b)
+            for pid in (a, b):
+                if rng.random() < ARENA_WITHDRAW:
+                    withdrawn.add(pid)
+                elif rng.random() < ARENA_BREAK:
+                    away_until[pid] = now + rng.randint(60, 300)
+                waiting_since[pid] = max(now, away_until.get(pid, now))
+        report.ticks += 1
+        ready = [pid for pid, since in waiting_since.items()
+                 if since <= now and pid not in withdrawn]
+        waiting = [A.Waiting(pid, A.score_of(results[pid]), last.get(pid),
+                             float(waiting_since[pid])) for pid in ready]
+        start = time.perf_counter()
+        pairs, left = A.pair_waiting(waiting)
+        report.times.append(time.perf_counter() - start)
+        paired = [pid for pair in pairs for pid in pair]
+        ready_set = set(ready)
+        report.wrong_ticks += (len(set(paired)) != len(paired)
+                               or not set(paired) <= ready_set)
+        barred = [(a, b) for a, b in pairs if last.get(a) == b or last.get(b) == a]
+        if len(ready) > 2:
+            report.last_opponent_again += len(barred)
+        report.pairable_left += any(last.get(a) != b and last.get(b) != a
+                                    for i, a in enumerate(left) for b in left[i + 1:])
+        for a, b in pairs:
+            report.repeats += frozenset((a, b)) in met
+            met.add(frozenset((a, b)))
+            last[a], last[b] = b, a
+            for pid in (a, b):
+                report.waits.append(now - waiting_since.pop(pid))
+            ending.setdefault(now + rng.randint(*ARENA_GAME_S), []).append((a, b))
+            report.games += 1
+
+
+def print_arenas(report: ArenaReport) -> bool:
+    seconds = report.times or [0.0]
+    waits = report.waits or [0]
+    print(f"arena_arenas: {report.arenas}")
+    print(f"arena_ticks: {report.ticks}")
+    print(f"arena_games: {report.games}")
+    print(f"arena_wrong_ticks: {report.wrong_ticks}")
+    print(f"arena_pairable_left_waiting: {report.pairable_left}")
+    print(f"arena_last_opponent_again: {report.last_opponent_again}")
+    print(f"arena_repeats: {report.repeats}")
+    print(f"arena_pair_ms_p95: {percentile(seconds, 0.95) * 1000:.2f}")
+    print(f"arena_pair_ms_max: {max(seconds) * 1000:.2f}")
+    print(f"arena_wait_s_p95: {percentile([float(w) for w in waits], 0.95):.0f}")
+    print(f"arena_wait_s_max: {max(waits)}")
+    correct = not (report.wrong_ticks or report.pairable_left or report.last_opponent_again)
+    print(f"arena_target: {'met' if correct and max(seconds) < TARGET_SLOWEST_S else 'MISSED'}")
+    return correct
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
@@ -243,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tables", type=int, default=None,
                         help="table tournaments (default: a tenth of --tournaments, 2 at least)")
+    parser.add_argument("--arenas", type=int, default=1,
+                        help="arenas of 200 players for an hour of simulated time")
+    parser.add_argument("--arena-minutes", type=int, default=60)
     args = parser.parse_args(argv)
     report = Report()
     started = time.perf_counter()
@@ -253,6 +364,10 @@ def main(argv: list[str] | None = None) -> int:
     for number in range(count):
         run_table_tournament(random.Random(args.seed * 1_000_033 + number),
                              4 if number % 2 == 0 else 6, tables)
+    arenas = ArenaReport()
+    for number in range(args.arenas):
+        run_arena(random.Random(args.seed * 1_000_037 + number), arenas,
+                  seconds=args.arena_minutes * 60)
     elapsed = time.perf_counter() - started
     seconds = [t for t, _ in report.times] or [0.0]
     slowest, slowest_field = max(report.times, default=(0.0, 0))
@@ -274,6 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"pair_cpu_ms_p95: {percentile(cpu, 0.95) * 1000:.1f}")
     print(f"pair_cpu_ms_max: {max(cpu) * 1000:.1f}")
     tables_correct = print_tables(tables)
+    arenas_correct = print_arenas(arenas)
     tables_slowest = max((t for t, _, _ in tables.times), default=0.0)
     print(f"total_s: {elapsed:.1f}")
     for line in report.failed:
@@ -286,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     tables_met = tables_correct and tables_slowest < TARGET_SLOWEST_S
     print(f"tables_target: {'met' if tables_met else 'MISSED'}")
     print(f"target: {'met' if correct and slowest < TARGET_SLOWEST_S else 'MISSED'}")
-    correct = correct and tables_correct
+    correct = correct and tables_correct and arenas_correct
     # A benchmark prints its figures; it fails only when the pairings are wrong (a slow
     # round on a busy machine is a figure, not an error).
     return 0 if correct else 1
