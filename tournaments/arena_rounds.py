@@ -4,8 +4,9 @@ An arena is one ``Round`` (number 1) for its whole length: each game is a
 ``TournamentGame`` of it, boards numbered in the order the games were paired. A player
 waits when entered, not withdrawn, not paused and not in a game being played; the
 waiting players are paired by ``formats.arena.pair_waiting`` on every tick and right
-after an arena match ends (``receivers``). No pairing after the end time; games still
-being played then count when they end, and the arena finishes after the last one.
+after an arena match ends (``receivers``). A no-show is put on a break. No pairing
+after the end time; games still being played then count when they end, and the arena
+finishes after the last one.
 
 Called with the tournament row locked, like ``rounds``.
 """
@@ -103,6 +104,12 @@ def pair(t: Tournament, now: datetime) -> int:
         rounds.create_match(t, row)
     rounds.touch(t)
     return len(pairs)
+
+
+def sit_out(t: Tournament, players: list[int]) -> None:
+    """Players who did not show up for a game take a break (they come back with
+    ``resume-me``), so that whoever waits is not paired with an empty chair."""
+    t.entries.filter(user_id__in=players).update(paused=True)
 
 
 def start(t: Tournament, now: datetime) -> None:

@@ -136,6 +136,9 @@ def _check_no_show(tournament: Tournament, row: TournamentGame, now: datetime) -
         do_forfeit(match.pk, absent[0], now_wall=now.timestamp())
         match.refresh_from_db()
         rounds.record(tournament, row, match)
+    if absent and tournament.format == Tournament.Format.ARENA:
+        # Not paired again into games nobody plays: back with resume-me.
+        arena_rounds.sit_out(tournament, [row.seats()[seat] for seat in absent])
 
 
 def _check_table_no_show(tournament: Tournament, row: TournamentGame, match: Match,

@@ -169,3 +169,21 @@ def test_withdrawal_and_the_end_time(setup: dict[str, Any]) -> None:
     assert tournament.status == Tournament.Status.FINISHED
     assert not active_games(tournament)
     assert tournament.games.filter(state=State.DONE).count() == tournament.games.count()
+
+
+def test_a_no_show_is_put_on_a_break(setup: dict[str, Any]) -> None:
+    tournament = started(setup, count=4)
+    tournament.no_show_s = 10
+    tournament.save(update_fields=["no_show_s"])
+    absent = setup["people"][0]
+    mine = next(row for row in active_games(tournament) if absent.pk in row.seats())
+    assert mine.match is not None
+    play_match(mine.match, absent={absent.pk}, seed=2)  # the other plays what it can
+    tick()
+    tick(timezone.now() + timedelta(seconds=11))
+    mine.refresh_from_db()
+    assert mine.decision == TournamentGame.Decision.FORFEIT
+    assert tournament.entries.get(user=absent).paused
+    assert not any(absent.pk in row.seats() for row in active_games(tournament))
+    do_resume_me(absent, tournament)
+    assert not tournament.entries.get(user=absent).paused
