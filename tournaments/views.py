@@ -85,8 +85,13 @@ def club_invite_page(request: HttpRequest, club_id: int, code: str) -> HttpRespo
 
 def _live_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     data = tournament_detail(tournament, request.user)  # type: ignore[arg-type]
+    current = data["round_list"][-1] if data["round_list"] else None
+    if current is not None and tournament.format == Tournament.Format.ARENA:
+        # An arena's one round holds every game of the hour: the page lists those being
+        # played (the finished ones are in the API's round_list and the players' history).
+        current = {**current, "games": [g for g in current["games"] if g["state"] == "playing"]}
     return {"t": tournament, "data": data,
-            "current_round": data["round_list"][-1] if data["round_list"] else None,
+            "current_round": current,
             "computer_levels": computer_levels_for(registry.game(tournament.game))["levels"]}
 
 

@@ -187,3 +187,17 @@ def test_a_no_show_is_put_on_a_break(setup: dict[str, Any]) -> None:
     assert not any(absent.pk in row.seats() for row in active_games(tournament))
     do_resume_me(absent, tournament)
     assert not tournament.entries.get(user=absent).paused
+
+
+def test_the_page_shows_the_leaderboard_and_the_games_being_played(
+        setup: dict[str, Any]) -> None:
+    tournament = started(setup, count=4)
+    finished = active_games(tournament)[0]
+    assert finished.match is not None
+    play_match(finished.match, seed=4)
+    tick()
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert 'data-testid="arena-leaderboard"' in page and "Games being played" in page
+    assert page.count('data-testid="arena-row"') == 4
+    live = Client().get(f"/tournaments/{tournament.pk}/live/")
+    assert live.status_code == 200
