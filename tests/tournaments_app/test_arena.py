@@ -14,7 +14,13 @@ from django.utils import timezone
 from tournaments.errors import Refused
 from tournaments.formats import arena as A
 from tournaments.models import Tournament, TournamentGame
-from tournaments.services import do_create_tournament, do_pause_me, do_resume_me, do_withdraw
+from tournaments.services import (
+    do_annul_game,
+    do_create_tournament,
+    do_pause_me,
+    do_resume_me,
+    do_withdraw,
+)
 
 from .helpers import (
     ApiPlayer,
@@ -201,3 +207,15 @@ def test_the_page_shows_the_leaderboard_and_the_games_being_played(
     assert page.count('data-testid="arena-row"') == 4
     live = Client().get(f"/tournaments/{tournament.pk}/live/")
     assert live.status_code == 200
+
+
+def test_an_annulled_game_counts_for_nobody_and_is_not_replayed(setup: dict[str, Any]) -> None:
+    tournament = started(setup, count=4)
+    row = active_games(tournament)[0]
+    do_annul_game(setup["owner"], tournament, str(row.match_id))
+    row.refresh_from_db()
+    assert row.decision == TournamentGame.Decision.ANNULLED and row.state == State.DONE
+    assert tournament.games.filter(state=State.REPLACED).count() == 0
+    tick()
+    board = ApiPlayer(setup["owner"]).ok("GET", f"/api/tournaments/{tournament.pk}")
+    assert all(r["games"] == 0 for r in board["arena"]["leaderboard"])
