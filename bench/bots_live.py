@@ -14,8 +14,11 @@ one, until ``--seconds`` are up.
 A computer decision is due when the state in which the computer is to act (``to_act``)
 reaches its opponent, and done when the next state (a higher version: nothing but the
 computer can change a table it is to act on, short of a flag) does, both on the player's
-own clock. A decision still open at the end counts only if it has already passed the
-delay. Prints one line, then each figure as ``name: value``::
+own clock; the Continue that starts each hand (the first before the first deal) is one
+too, due from the first state of the hand's ``continue`` phase until one that shows the
+computer's Continue (``continues``, ``continue_max_ms``: of them, these). A decision
+still open at the end counts only if it has already passed the delay. Prints one line,
+then each figure as ``name: value``::
 
     concurrent 50: decisions 812, p50_ms 640, p95_ms 1100, max_ms 1480, delay_ms 10000,
     over_delay 0, errors 0
@@ -50,14 +53,53 @@ READY_TIMEOUT_S = 60.0
 MAX_SECONDS = 1_800.0  # a bound on one run
 
 
+@dataclass(frozen=True)
+class Due:
+    """A decision of the computer's (seat ``seat``) that the state ``version`` asked for:
+    its turn (``to_act``), or the Continue that starts each hand (``continue``)."""
+
+    kind: str
+    seat: int
+    version: int
+    arrived: float
+
+    @staticmethod
+    def opened(version: int, view: dict[str, Any], now: float) -> Due | None:
+        seat = view.get("seat")
+        if seat is None or view.get("result") is not None:
+            return None
+        computer = 1 - int(seat)
+        if view.get("to_act") == computer:
+            return Due("turn", computer, version, now)
+        continued = view.get("continued") or []
+        if view.get("phase") == "continue" and len(continued) > computer \
+                and not continued[computer]:
+            return Due("continue", computer, version, now)
+        return None
+
+    def done(self, version: int, view: dict[str, Any]) -> bool:
+        """Whether ``view`` holds the computer's answer. On its turn nothing else can
+        change the table (short of a flag); the Continue is the other seat's too."""
+        if self.kind == "turn":
+            return version > self.version
+        continued = view.get("continued") or []
+        return view.get("phase") != "continue" or bool(continued[self.seat])
+
+
 @dataclass
 class Stats:
     decisions_s: list[float] = field(default_factory=list)
+    continues_s: list[float] = field(default_factory=list)  # of them, the Continues
     open_s: list[float] = field(default_factory=list)  # still open at the end: their age
     delay_s: float | None = None
     matches_started: int = 0
     matches_finished: int = 0
     errors: list[str] = field(default_factory=list)
+
+    def took(self, decision: Due, now: float) -> None:
+        self.decisions_s.append(now - decision.arrived)
+        if decision.kind == "continue":
+            self.continues_s.append(now - decision.arrived)
 
 
 async def play_one(api: Any, match_id: str, stats: Stats, stop_at: float) -> bool:
@@ -70,7 +112,7 @@ async def play_one(api: Any, match_id: str, stats: Stats, stop_at: float) -> boo
     await conn.connect()
     changed = asyncio.Event()
     over = asyncio.Event()
-    due: list[tuple[int, float]] = []  # (version, arrived) of the open computer decision
+    due: list[Due] = []  # the computer's open decision
 
     async def read() -> None:
         while True:
@@ -92,15 +134,14 @@ async def play_one(api: Any, match_id: str, stats: Stats, stop_at: float) -> boo
             elif kind == "state":
                 view = message["view"]
                 version = int(message["version"])
-                stats.delay_s = float(view["rules"]["delay_s"])
-                if due and version > due[0][0]:
-                    stats.decisions_s.append(now - due.pop()[1])
-                seat = view.get("seat")
                 active = message["match"].get("status") == "active"
-                computer = None if seat is None else 1 - int(seat)
-                if not due and active and view.get("result") is None \
-                        and computer is not None and view.get("to_act") == computer:
-                    due.append((version, now))
+                stats.delay_s = float(view["rules"]["delay_s"])
+                if due and (not active or due[0].done(version, view)):
+                    stats.took(due.pop(), now)
+                if not due and active:
+                    opened = Due.opened(version, view, now)
+                    if opened is not None:
+                        due.append(opened)
                 if not active:
                     over.set()
             changed.set()
@@ -125,7 +166,7 @@ async def play_one(api: Any, match_id: str, stats: Stats, stop_at: float) -> boo
         reader.cancel()
         await conn.close()
     if due:
-        stats.open_s.append(time.monotonic() - due[0][1])
+        stats.open_s.append(time.monotonic() - due[0].arrived)
     return over.is_set()
 
 
@@ -214,6 +255,8 @@ def figures(stats: Stats) -> dict[str, float | int]:
         "delay_ms": delay * 1000,
         "over_delay": sum(1 for x in ms if x > delay * 1000),
         "errors": len(stats.errors),
+        "continues": len(stats.continues_s),
+        "continue_max_ms": max((x * 1000 for x in stats.continues_s), default=float("nan")),
         "matches_started": stats.matches_started,
         "matches_finished": stats.matches_finished,
     }
