@@ -241,7 +241,7 @@ def test_play_the_computer_at_a_chosen_level(live_stack: Any, browser: Any) -> N
         ann.testid("seek-game").select_option("dice")
         levels = page.eval_on_selector_all("[data-testid=computer-level] option",
                                            "els => els.map(e => e.value)")
-        assert levels == ["careful", "easy"]
+        assert levels == ["careful", "easy", "to_win"]
         assert ann.testid("computer-level").input_value() == "careful"
         ann.testid("seek-game").select_option("fives")
         levels = page.eval_on_selector_all("[data-testid=computer-level] option",
