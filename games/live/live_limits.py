@@ -4,7 +4,8 @@ Four limits, each checked before the work it guards:
 
 - **Connections per credential, in each process** (``ConnectLimiter``): a burst of sockets
   opened with one token or session cookie is refused before its credential is even looked
-  up (the look-up, the handshake and the snapshot were most of what a connect cost).
+  up (the look-up, the handshake and the snapshot were most of what a connect cost); a
+  token once seen to be a computer player's is let through from then on.
 
 - **A rate per socket** (``TokenBucket``): every socket type, in the socket's own process.
 - **Open sockets per account, across all web processes** (``claim_socket``): a Redis sorted
@@ -382,15 +383,28 @@ class FloodGuard:
 class ConnectLimiter:
     """Socket openings per credential (a token, a session cookie) in this process, counted
     on a hash of the credential, so before any database work. Bounded: the least recently
-    seen credentials are forgotten first."""
+    seen credentials are forgotten first.
+
+    A credential once seen to be a computer player's (``exempt``) is let through from then
+    on: the runner opens a socket per match with one token, and fifty matches starting
+    together would otherwise keep the computer from its tables for seconds."""
 
     def __init__(self, rate: float, burst: float, remembered: int = 10_000) -> None:
         self.rate = rate
         self.burst = burst
         self.remembered = remembered
         self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+        self.exempt_credentials: OrderedDict[str, None] = OrderedDict()
+
+    def exempt(self, credential: str) -> None:
+        self.exempt_credentials[credential] = None
+        self.exempt_credentials.move_to_end(credential)
+        if len(self.exempt_credentials) > self.remembered:
+            self.exempt_credentials.popitem(last=False)
 
     def allow(self, credential: str) -> bool:
+        if credential in self.exempt_credentials:
+            return True
         bucket = self.buckets.pop(credential, None)
         if bucket is None:
             bucket = TokenBucket(self.rate, self.burst)

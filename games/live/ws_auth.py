@@ -131,6 +131,9 @@ class TokenOrSessionMiddleware:
             scope["auth"] = "token" if token is not None else "bad_token"
             if token is not None:
                 scope["token_id"] = token.pk  # its sockets close when it is revoked
+                if credential is not None and await read_in_writer(live_limits.is_exempt,
+                                                                   token.user):
+                    live_limits.CONNECTS.exempt(credential)
             if origin is not None and not origin_allowed(origin, scope):
                 scope["user"] = AnonymousUser()
                 scope["auth"] = "bad_origin"

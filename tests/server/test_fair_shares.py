@@ -273,3 +273,22 @@ def test_the_connect_limiter_forgets_the_oldest_credentials() -> None:
     assert not limiter.allow("a")
     assert limiter.allow("c")  # "b" was the least recently seen: forgotten
     assert limiter.allow("b")
+
+
+async def test_a_computer_players_token_opens_past_the_burst(
+        players: Players, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once its token is known to be a computer account's, the runner's sockets (one a
+    match) are not held back by the openings' limit."""
+    from accounts.computer import computer_account
+    from accounts.models import AccessToken
+    from games.reads.db_calls import read_in_writer
+
+    monkeypatch.setattr(live_limits, "CONNECTS", live_limits.ConnectLimiter(rate=0.01, burst=1))
+    monkeypatch.setattr(live_limits, "_bots", (0.0, frozenset()))  # read the bots again
+    computer = await read_in_writer(computer_account)
+    _row, raw = await read_in_writer(AccessToken.issue, computer, "tests")
+    opened = [await connect(players.match.pk, raw) for _ in range(4)]
+    assert all(message["type"] != "error" or message["code"] != "rate_limited"
+               for _, message in opened)
+    for comm, _ in opened:
+        await comm.disconnect()
