@@ -64,3 +64,30 @@ def test_a_new_format_with_a_computer_player_from_the_browser(
         organizer.shot(f"{kind}-running")
         for player in players:
             player.check_clean()
+
+
+def test_a_table_tournaments_points_are_set_on_the_form(live_stack: Any, browser: Any) -> None:
+    owner = Player(browser, live_stack.url, User.objects.create_user("lea-tp"))
+    with playing(owner, failure="failure-table-points-{name}"):
+        owner.go("/clubs/")
+        owner.testid("club-name").fill("Points club")
+        with owner.page.expect_navigation():
+            owner.testid("club-create").click()
+        owner.testid("t-name").fill("Weighted tables")
+        owner.testid("t-format").select_option("tables")
+        assert owner.testid("t-table-points").is_visible()
+        owner.testid("t-game").select_option("dice")
+        owner.testid("t-rated").uncheck()
+        owner.testid("t-table-points").fill("5, 3, 1, 0")
+        owner.testid("t-bye-points").fill("2")
+        owner.testid("t-format").select_option("swiss")
+        assert owner.testid("t-table-points").is_hidden()  # a setting of the tables only
+        owner.testid("t-format").select_option("tables")
+        with owner.page.expect_navigation():
+            owner.testid("t-create").click()
+        tournament_id = int(owner.page.url.rstrip("/").rsplit("/", 1)[1])
+        status, data = owner.api("GET", f"/api/tournaments/{tournament_id}")
+        assert status == 200
+        assert data["table_points"] == [5, 3, 1, 0]
+        assert data["bye_points"] == 2
+        owner.check_clean()

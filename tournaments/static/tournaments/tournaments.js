@@ -6,8 +6,9 @@
  *   as "reason"), after
  *   data-confirm; then goes to data-then, or refreshes the page.
  * - a form with data-api-form="/api/..." posts its fields as JSON (data-type: int,
- *   float, bool, datetime; "rules.x" fields go into "rules", only the chosen game's),
- *   then opens the new club or tournament (data-then="club" | "tournament").
+ *   float, bool, datetime, numbers: a list from "3, 2, 1, 0"; "rules.x" fields go into
+ *   "rules", only the chosen game's), then opens the new club or tournament
+ *   (data-then="club" | "tournament").
  * - #tn-live (a tournament) reloads its part every 2 s when the tournament has changed
  *   (the server answers 204 while it has not), and at once after an action.
  * Messages come translated from the server; no inline script (the CSP forbids it).
@@ -152,6 +153,10 @@ function valueOf(field) {
   if (field.value === "") return null;
   if (type === "int") return Number.parseInt(field.value, 10);
   if (type === "float") return Number.parseFloat(field.value);
+  if (type === "numbers") {  // "3, 2, 1, 0": a list; what is not a number goes as typed
+    const parts = field.value.split(/[,;\s]+/).filter(Boolean);
+    return parts.map((part) => (Number.isNaN(Number(part)) ? part : Number(part)));
+  }
   if (type === "datetime") {
     const when = new Date(field.value);  // the browser's local time
     return Number.isNaN(when.getTime()) ? field.value : when.toISOString();
