@@ -18,11 +18,10 @@ from typing import Any
 
 import orjson
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.credentials import REVOKED_CLOSE_CODE, revocation_applies, socket_user_group
 from games.live import presence
-from games.live.consumers import release_socket
+from games.live.consumers import PlatformConsumer, release_socket
 from games.live.live_limits import FloodGuard, SocketShare
 
 from .notify import pending_for, user_group, waiting_of
@@ -33,7 +32,7 @@ BURST = 5.0
 MAX_DROPPED = 50  # a client that keeps flooding is disconnected
 
 
-class NotificationConsumer(AsyncWebsocketConsumer):
+class NotificationConsumer(PlatformConsumer):
     groups_joined: list[str]
 
     async def connect(self) -> None:

@@ -182,6 +182,18 @@ class Round(models.Model):
         return f"{self.tournament_id} round {self.number}"
 
 
+class TournamentGameQuerySet(models.QuerySet["TournamentGame"]):
+    def being_played_by(self, user_id: int) -> TournamentGameQuerySet:
+        """The games whose match this user sits in and is playing now (any number of seats).
+
+        Through the match's seats, not ``table``: a lookup inside the JSON list is not
+        supported by SQLite, the embedded default's database.
+        """
+        return self.filter(match__match_seats__user_id=user_id,
+                           state=TournamentGame.State.PLAYING,
+                           match__status="active").distinct()
+
+
 class TournamentGame(models.Model):
     """One pairing of a round: two players (seat order = the match's seats) or a bye,
     its match once the round starts, and its result in match points.
@@ -238,6 +250,8 @@ class TournamentGame(models.Model):
     due0_at = models.DateTimeField(null=True, blank=True)
     due1_at = models.DateTimeField(null=True, blank=True)
     table = models.JSONField(default=list, blank=True)
+
+    objects = TournamentGameQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament", "round", "board", "attempt"]

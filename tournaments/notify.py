@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
@@ -48,10 +47,7 @@ def game_ready(row: TournamentGame) -> None:
 
 def pending_for(user_id: int) -> list[dict[str, Any]]:
     """The tournament matches this player has to play now (shown when a page opens)."""
-    rows = TournamentGame.objects.filter(Q(seat0_id=user_id) | Q(seat1_id=user_id)
-                                         | Q(table__contains=[{"user": user_id}]),
-                                         state=TournamentGame.State.PLAYING,
-                                         match__status="active")
+    rows = TournamentGame.objects.being_played_by(user_id)
     return [notice_of(row) for row in rows.select_related("tournament", "round")[:10]]
 
 

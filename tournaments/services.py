@@ -15,7 +15,6 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -195,9 +194,7 @@ def _withdraw(t: Tournament, entry: Entry, now: datetime) -> None:
         raise Refused(_("The tournament is over."))
     entry.withdrawn = True
     entry.save(update_fields=["withdrawn"])
-    playing = (t.games.filter(Q(seat0_id=entry.user_id) | Q(seat1_id=entry.user_id)
-                              | Q(table__contains=[{"user": entry.user_id}]),
-                              state=State.PLAYING, match__status=Match.Status.ACTIVE)
+    playing = (t.games.being_played_by(entry.user_id)
                .select_related("match", "round").first())
     if playing is not None and playing.match is not None:
         seat = playing.seats().index(entry.user_id)

@@ -75,7 +75,27 @@ async def release_socket(consumer: AsyncWebsocketConsumer) -> None:
         await share.release()
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class PlatformConsumer(AsyncWebsocketConsumer):
+    """A socket of the platform whose ``disconnect`` also runs when a handler raises.
+
+    Channels ends a consumer whose handler raised without calling ``disconnect``: the
+    account's place in its share of sockets and its presence would stay held until the
+    process ends, and a page that reconnects each time would soon be refused
+    (``too_many_sockets``) on every socket of the account. ``disconnect`` must be safe
+    to run twice."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            try:
+                await self.disconnect(1011)
+            except Exception:  # the first error is the one worth reporting
+                log.exception("releasing a failed socket failed too")
+            raise
+
+
+class MatchConsumer(PlatformConsumer):
     match_id: str
     seats: list[int]
     role: str

@@ -111,6 +111,30 @@ async def test_notification_sockets_count_in_the_same_cap(players: Players,
         await comm.disconnect()
 
 
+async def test_a_socket_that_fails_gives_its_place_back(players: Players, small_shares: Any,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A handler that raises skips Channels' ``disconnect``: without PlatformConsumer the
+    account's place stayed held, and a page reconnecting each time locked the account out."""
+    from tournaments import consumers as notification_consumers
+
+    def broken(user_id: int) -> list[dict[str, Any]]:
+        raise RuntimeError("a failing query")
+
+    monkeypatch.setattr(notification_consumers, "pending_for", broken)
+    token = players.tokens["alice"]
+    for _ in range(4):  # more than the cap of 3
+        notify = WebsocketCommunicator(application(), "/ws/notifications/",
+                                       headers=token_headers(token))
+        connected, _ = await notify.connect(timeout=TIMEOUT)
+        assert connected
+        with pytest.raises(RuntimeError):
+            await notify.receive_output(timeout=TIMEOUT)
+    open_ones = [await connect(players.match.pk, token) for _ in range(3)]
+    assert all(first["type"] == "state" for _, first in open_ones)
+    for comm, _ in open_ones:
+        await comm.disconnect()
+
+
 async def test_the_platforms_computer_player_has_no_cap(players: Players,
                                                         small_shares: Any) -> None:
     await database_sync_to_async(
