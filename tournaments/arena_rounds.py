@@ -88,14 +88,15 @@ def waiting(t: Tournament) -> list[A.Waiting]:
                       float(last.get(pid, (0, None))[0])) for pid in ready]
 
 
-def pair(t: Tournament, now: datetime) -> int:
-    """Pair the waiting players and create their matches; returns the games created."""
+def pair(t: Tournament, now: datetime) -> None:
+    """Pair the waiting players and create their matches (none while the organizer has
+    paused the arena: the tick pairs them once it is resumed)."""
     end = ends_at(t)
-    if end is None or now >= end:
-        return 0
+    if t.paused or end is None or now >= end:
+        return
     pairs, _left = A.pair_waiting(waiting(t))
     if not pairs:
-        return 0
+        return
     round_ = the_round(t, now)
     board = (t.games.aggregate(top=Max("board"))["top"] or 0)
     for offset, (seat0, seat1) in enumerate(pairs, start=1):
@@ -103,19 +104,12 @@ def pair(t: Tournament, now: datetime) -> int:
                                             seat0_id=seat0, seat1_id=seat1)
         rounds.create_match(t, row)
     rounds.touch(t)
-    return len(pairs)
 
 
 def sit_out(t: Tournament, players: list[int]) -> None:
     """Players who did not show up for a game take a break (they come back with
     ``resume-me``), so that whoever waits is not paired with an empty chair."""
     t.entries.filter(user_id__in=players).update(paused=True)
-
-
-def start(t: Tournament, now: datetime) -> None:
-    """The arena has just started (``rounds.start``): every entrant waits."""
-    the_round(t, now)
-    pair(t, now)
 
 
 def advance(t: Tournament, now: datetime) -> None:

@@ -30,6 +30,23 @@ log = logging.getLogger(__name__)
 State = TournamentGame.State
 
 
+def start(tournament: Tournament, now: datetime) -> None:
+    """Registration is over (its time has come, or an organizer starts it now): round 1
+    is paired, or an arena pairs its first games at once."""
+    rounds.start(tournament, now)
+    if tournament.format == Tournament.Format.ARENA:
+        arena_rounds.advance(tournament, now)
+
+
+def field_changed(tournament: Tournament, now: datetime) -> None:
+    """A running tournament's field changed (a late entry, a withdrawal): an arena pairs
+    whoever waits, another format pairs the round waiting to start again."""
+    if tournament.format == Tournament.Format.ARENA:
+        arena_rounds.pair(tournament, now)
+    else:
+        rounds.refresh_pairing(tournament, now)
+
+
 def do_tick(now: datetime | None = None) -> int:
     """One pass over every tournament that may have something to do; returns how many
     were looked at."""
@@ -55,9 +72,7 @@ def advance(tournament_id: Any, now: datetime | None = None) -> None:
             return
         if tournament.status == Tournament.Status.REGISTRATION:
             if tournament.starts_at <= now:
-                rounds.start(tournament, now)
-                if tournament.format == Tournament.Format.ARENA:
-                    arena_rounds.advance(tournament, now)
+                start(tournament, now)
             return
         if tournament.status != Tournament.Status.RUNNING:
             return

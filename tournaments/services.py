@@ -27,7 +27,7 @@ from games.play.services import do_annul, do_command, do_forfeit
 from games.play.store import plugin_of
 from tournaments import formats as F
 
-from . import arena_rounds, rounds, table_rounds
+from . import arena_rounds, lifecycle, rounds, table_rounds
 from .clubs import access_is_admin, access_is_member, pk_or_none, rating_of
 from .errors import Forbidden, NotFound, Refused
 from .models import Club, Entry, Round, Tournament, TournamentGame
@@ -116,10 +116,8 @@ def do_join(user: AbstractBaseUser, tournament: Tournament,
         entry = Entry.objects.create(tournament=t, user=user,
                                      rating=rating_of(user.pk, t.game),
                                      joined_at_round=late + 1)
-        if late:
-            rounds.refresh_pairing(t, now)  # the waiting round takes the newcomer in
-        if t.status == Status.RUNNING and t.format == Tournament.Format.ARENA:
-            arena_rounds.pair(t, now)  # an arena takes a newcomer at once
+        if t.status == Status.RUNNING:
+            lifecycle.field_changed(t, now)  # the newcomer is paired in
         rounds.touch(t)
         return entry
 
@@ -213,10 +211,8 @@ def _withdraw(t: Tournament, entry: Entry, now: datetime) -> None:
         rounds.record(t, playing, playing.match)
         if playing.round.status == Round.Status.RUNNING:
             rounds.close_round_if_done(t, playing.round, now)
-    if t.status == Status.RUNNING and t.format == Tournament.Format.ARENA:
-        arena_rounds.pair(t, now)  # the opponent waits, and is paired again
-    elif t.status == Status.RUNNING:
-        rounds.refresh_pairing(t, now)
+    if t.status == Status.RUNNING:
+        lifecycle.field_changed(t, now)  # the opponent waits, and is paired again
     rounds.touch(t)
 
 
@@ -246,8 +242,7 @@ def do_resume_me(user: AbstractBaseUser, tournament: Tournament,
             raise Refused(_("You are not taking a break."))
         entry.paused = False
         entry.save(update_fields=["paused"])
-        if not t.paused:
-            arena_rounds.pair(t, now)
+        arena_rounds.pair(t, now)
         rounds.touch(t)
 
     _locked(tournament, user, resume)
@@ -277,9 +272,7 @@ def do_start_now(user: AbstractBaseUser, tournament: Tournament,
         if count < max(2, t.min_players):
             raise Refused(_("The tournament needs at least %(min)s players; %(n)s have joined.")
                           % {"min": max(2, t.min_players), "n": count})
-        rounds.start(t, now)
-        if t.format == Tournament.Format.ARENA:
-            arena_rounds.advance(t, now)
+        lifecycle.start(t, now)
 
     _locked(tournament, user, start, organizer=True)
 

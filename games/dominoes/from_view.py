@@ -127,6 +127,16 @@ def hidden_deal(known: dict[int, int], counts: Sequence[int], board: Board, stoc
     return masks, stock
 
 
+def known_hands(view: JSON, last_final_hands: Sequence[int] | None) -> dict[int, int]:
+    """The hands a view shows (seat -> mask): every hand of an ended hand, else the seat's own."""
+    if last_final_hands is not None:
+        return dict(enumerate(last_final_hands))
+    seat = view.get("seat")
+    if seat is not None and "hand" in view:
+        return {int(seat): mask_of_names(view["hand"])}
+    return {}
+
+
 def drawn_tile_of(view: JSON) -> int:
     """The tile the seat drew and must play now (-1: none)."""
     name = view.get("must_play")

@@ -17,8 +17,8 @@ from games.dominoes.from_view import (
     drawn_tile_of,
     ended_position,
     hidden_deal,
+    known_hands,
     last_play_seat,
-    mask_of_names,
     passes_after_last_play,
     steps_from_moves,
 )
@@ -58,7 +58,6 @@ def state_from_view(plugin: GamePlugin, view: JSON) -> FivesState | None:
         return None
     seats = int(view["seats"])
     rules = parse_rules(view["rules"], seats)
-    seat = view.get("seat")
     game = FivesState(rules, seats)
     game.phase = str(view["phase"])
     game.hand_no = int(view["hand_no"])
@@ -88,11 +87,7 @@ def state_from_view(plugin: GamePlugin, view: JSON) -> FivesState | None:
             game.next_leader = game.last_placer
     game.passes_in_row = passes_after_last_play(game.moves, A.PASS, A.is_play)
     game.drawn_tile = drawn_tile_of(view)
-    known: dict[int, int] = {}
-    if last is not None and last.final_hands is not None:
-        known = dict(enumerate(last.final_hands))
-    elif seat is not None and "hand" in view:
-        known = {int(seat): mask_of_names(view["hand"])}
+    known = known_hands(view, last.final_hands if last is not None else None)
     size = bazaar_size(seats)
     drawn = size - int(view["bazaar_count"])
     game.hand_masks, game.bazaar = hidden_deal(

@@ -17,7 +17,7 @@ from games.dominoes.from_view import (
     drawn_tile_of,
     ended_position,
     hidden_deal,
-    mask_of_names,
+    known_hands,
     passes_after_last_play,
     steps_from_moves,
     us,
@@ -56,7 +56,6 @@ def state_from_view(plugin: GamePlugin, view: JSON) -> Match | None:
     if view.get("game") != "spectacular-bid":
         return None
     rules = Rules.from_dict(view["rules"])
-    seat = view.get("seat")
     match = Match(rules)
     match.phase = str(view["phase"])
     match.hand_no = int(view["hand_no"])
@@ -87,11 +86,7 @@ def state_from_view(plugin: GamePlugin, view: JSON) -> Match | None:
         match.revealed_seat = match.turn
     match.passes_in_row = passes_after_last_play(match.moves, A.PASS, A.is_play)
     match.drawn_tile = drawn_tile_of(view)
-    known: dict[int, int] = {}
-    if last is not None and last.final_hands is not None:
-        known = dict(enumerate(last.final_hands))
-    elif seat is not None and "hand" in view:
-        known = {int(seat): mask_of_names(view["hand"])}
+    known = known_hands(view, last.final_hands if last is not None else None)
     drawn = BONEYARD_SIZE - int(view["boneyard_count"])
     match.hand_masks, match.boneyard = hidden_deal(
         known, view["hand_counts"], match.board, BONEYARD_SIZE, drawn, voids(plugin, match))

@@ -17,7 +17,10 @@ from tournaments.models import Tournament, TournamentGame
 from tournaments.services import (
     do_annul_game,
     do_create_tournament,
+    do_join,
+    do_pause,
     do_pause_me,
+    do_resume,
     do_resume_me,
     do_withdraw,
 )
@@ -153,6 +156,26 @@ def test_a_break_and_coming_back(setup: dict[str, Any]) -> None:
     swiss = new_tournament(setup["owner"], setup["club"])
     with pytest.raises(Refused):
         do_pause_me(player, swiss)
+
+
+def test_nobody_is_paired_while_the_organizer_has_paused_the_arena(
+        setup: dict[str, Any]) -> None:
+    tournament = started(setup, count=4)
+    owner, people = setup["owner"], setup["people"]
+    do_pause(owner, tournament)
+    tournament.refresh_from_db()
+    before = tournament.games.count()
+    do_join(people[4], tournament)  # a newcomer waits
+    do_withdraw(owner, tournament, people[1].username)  # and so does the opponent left
+    do_pause_me(people[2], tournament)
+    do_resume_me(people[2], tournament)
+    tick()
+    assert tournament.games.count() == before, "paired while paused"
+    do_resume(owner, tournament)
+    tick()
+    newest = tournament.games.order_by("-board").first()
+    assert tournament.games.count() > before and newest is not None
+    assert people[4].pk in newest.seats()
 
 
 def test_withdrawal_and_the_end_time(setup: dict[str, Any]) -> None:
