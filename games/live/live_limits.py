@@ -402,6 +402,12 @@ class ConnectLimiter:
         if len(self.exempt_credentials) > self.remembered:
             self.exempt_credentials.popitem(last=False)
 
+    def is_exempt(self, credential: str) -> bool:
+        return credential in self.exempt_credentials
+
+    def forget_exemption(self, credential: str) -> None:
+        self.exempt_credentials.pop(credential, None)
+
     def allow(self, credential: str) -> bool:
         if credential in self.exempt_credentials:
             return True

@@ -131,9 +131,11 @@ class TokenOrSessionMiddleware:
             scope["auth"] = "token" if token is not None else "bad_token"
             if token is not None:
                 scope["token_id"] = token.pk  # its sockets close when it is revoked
-                if credential is not None and await read_in_writer(live_limits.is_exempt,
-                                                                   token.user):
+                if (credential is not None and not live_limits.CONNECTS.is_exempt(credential)
+                        and await read_in_writer(live_limits.is_exempt, token.user)):
                     live_limits.CONNECTS.exempt(credential)
+            elif credential is not None:  # a revoked token is counted again
+                live_limits.CONNECTS.forget_exemption(credential)
             if origin is not None and not origin_allowed(origin, scope):
                 scope["user"] = AnonymousUser()
                 scope["auth"] = "bad_origin"

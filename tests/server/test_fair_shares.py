@@ -15,6 +15,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import AccessToken, Profile
 from games.live import live_limits
@@ -316,3 +317,14 @@ async def test_a_computer_players_token_opens_past_the_burst(
                for _, message in opened)
     for comm, _ in opened:
         await comm.disconnect()
+    # Revoked, the token is counted like any other again.
+    await read_in_writer(lambda: AccessToken.objects.filter(pk=_row.pk).update(
+        revoked_at=timezone.now()))
+    answers = []
+    for _ in range(3):
+        comm = WebsocketCommunicator(application(), path(players.match.pk),
+                                     headers=token_headers(raw))
+        connected, _code = await comm.connect(timeout=TIMEOUT)
+        answers.append(await comm.receive_json_from(timeout=TIMEOUT) if connected else None)
+        await comm.disconnect()
+    assert answers[-1] is not None and answers[-1].get("code") == "rate_limited", answers
