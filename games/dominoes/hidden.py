@@ -14,7 +14,11 @@ import random
 from collections.abc import Sequence
 from typing import Any, TypeVar, cast
 
-from .tiles import tiles_in
+from games.engine.plugin import GamePlugin
+from games.engine.protocol import GameState
+
+from .board import PORT_BY_NAME, Board
+from .tiles import tile_from_name, tiles_in
 
 
 def redeal_hidden(hand_masks: Sequence[int], stock: Sequence[int], drawn: int,
@@ -48,3 +52,43 @@ def redealt(state: StateT, seat: int | None, rng: random.Random, stock: str) -> 
     world.hand_masks = masks
     setattr(world, stock, pile)
     return cast(StateT, world)
+
+
+def _placed_on(board: Board, fields: dict[str, object]) -> None:
+    tile = tile_from_name(fields["tile"])
+    target = fields.get("target")
+    if target is None:
+        board.place_opening(tile)
+    else:
+        board.place(tile, tile_from_name(target), PORT_BY_NAME[str(fields["port"])])
+
+
+def voids(plugin: GamePlugin, state: GameState) -> list[int]:
+    """Per seat, the values (a 7-bit set) that no tile of its hand shows now: the numbers
+    it could not follow when it drew or passed since its last turn that drew (the rule is
+    set out in ``games/search/worlds.py``, which deals worlds under it)."""
+    seats = state.num_seats
+    board = Board(cross=bool(getattr(state.board, "cross", True)))  # type: ignore[attr-defined]
+    events: list[tuple[int, str, int]] = []  # (seat, type, open values then)
+    for step in state.moves:  # type: ignore[attr-defined]
+        if step.seat is None:
+            continue
+        fields = plugin.action_to_dict(step.seat, step.action)
+        kind = str(fields.get("type"))
+        if kind in ("draw", "pass"):
+            events.append((step.seat, kind, board.open_values))
+        elif kind == "play":
+            events.append((step.seat, kind, 0))
+            _placed_on(board, fields)
+    found = [0] * seats
+    done = [False] * seats
+    drew = [False] * seats
+    for seat, kind, values in reversed(events):
+        if done[seat]:
+            continue
+        if kind == "play":
+            done[seat] = drew[seat]  # an earlier turn than the last one that drew
+            continue
+        found[seat] |= values
+        drew[seat] = drew[seat] or kind == "draw"
+    return found

@@ -23,10 +23,10 @@ from games.dominoes.from_view import (
     steps_from_moves,
 )
 from games.dominoes.hands import DEAL
+from games.dominoes.hidden import voids
 from games.dominoes.tiles import tile_from_name
 from games.engine.plugin import GamePlugin
 from games.engine.protocol import Result
-from games.search.worlds import voids
 
 from . import actions as A
 from .rules import parse_rules

@@ -21,8 +21,8 @@ from __future__ import annotations
 import copy
 import random
 
-from games.dominoes.board import PORT_BY_NAME, Board
-from games.dominoes.tiles import PLAYABLE_MASK, tile_from_name, tiles_in
+from games.dominoes.hidden import voids
+from games.dominoes.tiles import PLAYABLE_MASK, tiles_in
 from games.engine.plugin import GamePlugin
 from games.engine.protocol import GameState
 
@@ -35,44 +35,6 @@ def stock_name(state: GameState) -> str | None:
     if not all(hasattr(state, name) for name in ("hand_masks", "draw_pos", "board", "moves")):
         return None
     return next((name for name in STOCK_NAMES if hasattr(state, name)), None)
-
-
-def _placed_on(board: Board, fields: dict[str, object]) -> None:
-    tile = tile_from_name(fields["tile"])
-    target = fields.get("target")
-    if target is None:
-        board.place_opening(tile)
-    else:
-        board.place(tile, tile_from_name(target), PORT_BY_NAME[str(fields["port"])])
-
-
-def voids(plugin: GamePlugin, state: GameState) -> list[int]:
-    """Per seat, the values (a 7-bit set) that no tile of its hand shows now."""
-    seats = state.num_seats
-    board = Board(cross=bool(getattr(state.board, "cross", True)))  # type: ignore[attr-defined]
-    events: list[tuple[int, str, int]] = []  # (seat, type, open values then)
-    for step in state.moves:  # type: ignore[attr-defined]
-        if step.seat is None:
-            continue
-        fields = plugin.action_to_dict(step.seat, step.action)
-        kind = str(fields.get("type"))
-        if kind in ("draw", "pass"):
-            events.append((step.seat, kind, board.open_values))
-        elif kind == "play":
-            events.append((step.seat, kind, 0))
-            _placed_on(board, fields)
-    found = [0] * seats
-    done = [False] * seats
-    drew = [False] * seats
-    for seat, kind, values in reversed(events):
-        if done[seat]:
-            continue
-        if kind == "play":
-            done[seat] = drew[seat]  # an earlier turn than the last one that drew
-            continue
-        found[seat] |= values
-        drew[seat] = drew[seat] or kind == "draw"
-    return found
 
 
 def _deal_under(pool: list[int], sizes: dict[int, int], allowed: dict[int, int],

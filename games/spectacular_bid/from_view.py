@@ -23,9 +23,9 @@ from games.dominoes.from_view import (
     us,
 )
 from games.dominoes.hands import DEAL, PLAY
+from games.dominoes.hidden import voids
 from games.engine.plugin import GamePlugin
 from games.engine.protocol import Result
-from games.search.worlds import voids
 
 from . import actions as A
 from .rules import Rules

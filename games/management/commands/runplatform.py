@@ -37,17 +37,17 @@ def connect_host(bound: str) -> str:
     return {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(bound, bound)
 
 
-def spawn(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(argv, env=env, preexec_fn=die_with_parent(orphan_signal(argv)),
+def spawn(name: str, argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(argv, env=env, preexec_fn=die_with_parent(orphan_signal(name)),
                             process_group=0)
 
 
-def orphan_signal(argv: list[str]) -> signal.Signals:
+def orphan_signal(name: str) -> signal.Signals:
     """What a child gets when runplatform dies. A Celery worker's SIGTERM is a warm
     shutdown, which waits for its pool and for a broker that died with runplatform (the
     private Redis): it gets SIGQUIT, its cold shutdown, instead. No task is lost that a
     crash would not lose anyway: the beat's sweep catches up on clocks."""
-    if argv[1:3] == ["-m", "celery"] and "worker" in argv:
+    if name == "worker":
         return signal.SIGQUIT
     return signal.SIGTERM
 
@@ -114,7 +114,7 @@ class Command(BaseCommand):
                 if name == "bot":  # it polls the web: started once that answers
                     self.wait_for_web(options, children, stopping)
                 if not stopping.is_set():
-                    children[name] = spawn(argv, env)
+                    children[name] = spawn(name, argv, env)
             if not stopping.is_set():
                 self.stdout.write(
                     f"{settings.PLATFORM_NAME} is up: http://{options['host']}:{options['port']}/ "
@@ -194,4 +194,4 @@ class Command(BaseCommand):
                 if child.poll() is not None and not stopping.is_set():
                     # A crashed process is restarted; the beat sweep catches up on clocks.
                     self.stderr.write(f"{name} exited with {child.returncode}; restarting")
-                    children[name] = spawn(commands[name], env)
+                    children[name] = spawn(name, commands[name], env)
