@@ -63,6 +63,15 @@ def stored_name(account: LevelAccount) -> str:
     return LEVEL_NAMES.get(account.level, f"Computer ({account.level})")
 
 
+def display_name(user: Any) -> str:
+    """A player's name as pages show it: the display name, else the username; for the
+    computer's accounts their level in the reader's language, never the stored name."""
+    profile = getattr(user, "profile", None)
+    if getattr(profile, "is_bot", False):
+        return shown_name(str(user.username))
+    return (getattr(profile, "display_name", "") or "") or str(user.username)
+
+
 def shown_name(username: str) -> str:
     """A computer account's name in the reader's language, from its level."""
     account = account_named(username)

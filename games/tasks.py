@@ -51,7 +51,7 @@ def sweep_overdue() -> int:
     return len(overdue)
 
 
-@shared_task(name="games.tasks.review_match", ignore_result=True)
+@shared_task(name=review.REVIEW_TASK, ignore_result=True)
 def review_match(match_id: str) -> None:
     review.run_review(match_id)
 

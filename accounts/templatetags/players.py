@@ -4,18 +4,9 @@ username), and for the computer's accounts their level in the reader's language
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 
-from accounts.computer import shown_name
+from accounts.computer import display_name
 
 register = template.Library()
-
-
-@register.filter
-def player_name(user: Any) -> str:
-    profile = getattr(user, "profile", None)
-    if getattr(profile, "is_bot", False):
-        return shown_name(str(user.username))
-    return (getattr(profile, "display_name", "") or "") or str(user.username)
+register.filter("player_name", display_name)

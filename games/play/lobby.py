@@ -20,7 +20,6 @@ from games.models import Match, Seek
 from games.play.services import check_rules, do_create_match
 from games.reads.history import display_name
 
-BOT_USERNAME = "computer"
 # The lobby's names of the computer's levels (bots/levels.py lists each game's).
 LEVEL_LABELS = {"easy": gettext_noop("Easy"), "medium": gettext_noop("Medium"),
                 "hard": gettext_noop("Hard"), "careful": gettext_noop("Careful"),

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
-from accounts.computer import shown_name
+from accounts.computer import display_name
 from games import registry
 from games.models import Match, MatchSeat
 
@@ -188,9 +188,3 @@ def decorate(matches: list[Match], player: Any | None = None) -> list[Match]:
     return matches
 
 
-def display_name(user: Any) -> str:
-    profile = getattr(user, "profile", None)
-    if getattr(profile, "is_bot", False):
-        # In the reader's language, with its level; the account's stored name stays.
-        return shown_name(str(user.username))
-    return (getattr(profile, "display_name", "") or "") or str(user.username)

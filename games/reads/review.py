@@ -15,7 +15,6 @@ from django.utils.translation import gettext as _
 
 from games.models import Match, MatchReview
 from games.play import review
-from games.play.store import plugin_of
 from games.web.api import json_error, json_methods
 
 
@@ -37,7 +36,7 @@ def match_review(request: HttpRequest, match_id: Any) -> JsonResponse:
         return json_error(404, "not_found", _("There is no such match."))
     if match.status == Match.Status.ACTIVE:
         return json_error(409, "running", _("The review is available once the match is over."))
-    if not review.has_review(plugin_of(match)) or match.status != Match.Status.FINISHED:
+    if not review.reviewable(match):
         return json_error(404, "no_review", _("This match has no review."))
     row = MatchReview.objects.filter(match=match).first()
     if row is None or review.stale(row):

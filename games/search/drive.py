@@ -97,10 +97,9 @@ def to_decision(plugin: GamePlugin, state: GameState, rng: random.Random,
 
 
 def play_out(plugin: GamePlugin, state: GameState, rng: random.Random, horizon: Horizon,
-             policy: Policy, plies: int | None = None) -> None:
-    """Play ``state`` to the horizon with ``policy`` choosing every decision (at most
-    ``plies`` decisions when given)."""
-    for _ in range(STEP_LIMIT if plies is None else plies):
+             policy: Policy) -> None:
+    """Play ``state`` to the horizon with ``policy`` choosing every decision."""
+    for _ in range(STEP_LIMIT):
         seat = to_decision(plugin, state, rng, horizon)
         if seat is None:
             return

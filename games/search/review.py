@@ -33,9 +33,9 @@ from games.engine.plugin import GamePlugin, LogEntry
 from games.engine.protocol import JSON, GameState, Illegal
 
 from .candidates import considered
-from .drive import Horizon, apply_legal, hands_begun, play_out
-from .playout import EXPLORE, greedy_policy
-from .reward import margins
+from .drive import Horizon, apply_legal, hands_begun
+from .playout import greedy_policy
+from .reward import margins, play_to_horizon
 from .worlds import Dealer
 
 PLAYOUTS = 96  # per action of a decision: the default size (measured: docs/api.md)
@@ -90,13 +90,9 @@ def _margin_after(plugin: GamePlugin, world: GameState, seat: int, before: list[
     """The seat's points margin at the end of the hand under way in ``world``."""
     horizon = Horizon(root)
     if not horizon.reached(world):
-        # A state that plays its hand out itself does so faster, by the same policy.
-        rollout = getattr(world, "hand_rollout", None)
-        result = (rollout(rng, EXPLORE) if callable(rollout)
-                  and horizon.limit == hands_begun(world) + 1 else None)
-        if result is not None:
-            return margins(before, list(result.scores))[seat]
-        play_out(plugin, world, rng, horizon, greedy_policy(plugin))
+        rollout = play_to_horizon(plugin, world, rng, horizon, greedy_policy(plugin))
+        if rollout is not None:
+            return margins(before, list(rollout.scores))[seat]
     after = plugin.scores(world)
     return margins(before, after)[seat] if after and before else 0.0
 

@@ -17,7 +17,7 @@ import random
 from collections.abc import Sequence
 
 from games.engine.plugin import GamePlugin
-from games.engine.protocol import GameState
+from games.engine.protocol import GameState, HandRollout
 
 from .drive import Horizon, Policy, hands_begun, play_out
 from .playout import GreedyPolicy
@@ -68,21 +68,32 @@ def ranks_by_score(scores: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in scores if other > score) for score in scores]
 
 
-def simulate(plugin: GamePlugin, world: GameState, rng: random.Random, horizon: Horizon,
-             policy: Policy, before: Sequence[int]) -> list[float]:
-    """Play ``world`` to the horizon with ``policy`` and return every seat's reward.
+def play_to_horizon(plugin: GamePlugin, world: GameState, rng: random.Random,
+                    horizon: Horizon, policy: Policy) -> HandRollout | None:
+    """Play ``world`` to the horizon with ``policy``.
 
-    When the policy is the shared one, the horizon is the end of the hand under way and
-    the state plays hands out itself (``GameState.hand_rollout``), that shortcut is
-    taken: the same policy and rules without the protocol's checks, clock and records
-    (tests/search/test_rollout.py holds the two ways to the same hands). A game that ends
-    there ranks its seats by score, as both domino games do when a hand ends them.
+    When the policy is the shared one and the horizon is the end of the hand under way,
+    a state that plays hands out itself (``GameState.hand_rollout``) does so and its
+    rollout is returned (``world`` is then left as it was): the same policy and rules
+    without the protocol's checks, clock and records (tests/search/test_rollout.py holds
+    the two ways to the same hands). Otherwise ``world`` is played on; None.
     """
     if isinstance(policy, GreedyPolicy) and horizon.limit == hands_begun(world) + 1:
         rollout = world.hand_rollout(rng, policy.explore)
         if rollout is not None:
-            if rollout.over and world.num_seats > 1:
-                return by_rank(ranks_by_score(rollout.scores))
-            return by_margin(rollout.scores, before)
+            return rollout
     play_out(plugin, world, rng, horizon, policy)
-    return rewards(plugin, world, before)
+    return None
+
+
+def simulate(plugin: GamePlugin, world: GameState, rng: random.Random, horizon: Horizon,
+             policy: Policy, before: Sequence[int]) -> list[float]:
+    """Play ``world`` to the horizon with ``policy`` and return every seat's reward. A
+    hand played out by the state that ends the game ranks its seats by score, as both
+    domino games do when a hand ends them."""
+    rollout = play_to_horizon(plugin, world, rng, horizon, policy)
+    if rollout is None:
+        return rewards(plugin, world, before)
+    if rollout.over and world.num_seats > 1:
+        return by_rank(ranks_by_score(rollout.scores))
+    return by_margin(rollout.scores, before)

@@ -248,7 +248,8 @@ def test_a_missing_python3_venv_is_named_in_one_line(tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     ran = make("run", f"PYTHON={fake}", f"VENV={venv}")
     assert ran.returncode != 0
-    ours = [line for line in ran.stderr.splitlines() if not re.match(r"make(\[\d+\])?: \*\*\*", line)]
+    ours = [line for line in ran.stderr.splitlines()
+            if not re.match(r"make(\[\d+\])?: \*\*\*", line)]
     version = "{}.{}".format(*sys.version_info[:2])
     assert ours == [f"python3-venv is missing: sudo apt-get install python{version}-venv"]
     assert "ensurepip" not in ran.stdout + ran.stderr
