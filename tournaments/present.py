@@ -121,10 +121,7 @@ def tournament_summary(t: Tournament) -> dict[str, Any]:
     }
 
 
-def _game_row(row: TournamentGame, names: dict[int, str],
-              t: Tournament | None = None) -> dict[str, Any]:
-    if row.table and t is not None:
-        return _table_row(row, names, t)
+def _game_row(row: TournamentGame, names: dict[int, str]) -> dict[str, Any]:
     return {
         "board": row.board,
         "seat0": names.get(row.seat0_id, ""),
@@ -143,17 +140,16 @@ def _game_row(row: TournamentGame, names: dict[int, str],
 
 def _table_row(row: TournamentGame, names: dict[int, str], t: Tournament) -> dict[str, Any]:
     """A table: its seats in order with their places and table points."""
-    players = row.seats()
     data = _game_row(row, names)
     data["result"] = table_rounds.result_text(row)
     points = table_rounds.seat_table_points(t, row)
     data["players"] = [{
-        "username": names.get(pid, ""),
+        "username": names.get(int(seat["user"]), ""),
         "place": seat.get("place") if row.state == State.DONE else None,
         "table_points": points[index],
         "points": seat.get("points", 0),
         "forfeit": bool(seat.get("forfeit")),
-    } for index, (pid, seat) in enumerate(zip(players, row.table, strict=True))]
+    } for index, seat in enumerate(row.table)]
     data["usernames"] = [seat["username"] for seat in data["players"]]
     return data
 
@@ -325,7 +321,8 @@ def _rounds(t: Tournament, rows: list[TournamentGame], names: dict[int, str]
         "number": round_.number,
         "status": round_.status,
         "starts_at": round_.starts_at.isoformat(),
-        "games": [_game_row(row, names, t) for row in by_round.get(round_.pk, [])],
+        "games": [_table_row(row, names, t) if row.table else _game_row(row, names)
+                  for row in by_round.get(round_.pk, [])],
     } for round_ in t.round_set.order_by("number")]
 
 

@@ -275,7 +275,7 @@ def replay(tournament: Tournament, row: TournamentGame) -> TournamentGame:
     """The same pairing played again (a level knockout game, an annulled match). An
     arena plays nothing again: the game counts for nobody and both players wait."""
     if tournament.format == Format.ARENA:
-        set_result(row, Decision.ANNULLED, (0, 0))
+        annul_result(row)
         return row
     row.state = State.REPLACED
     row.save(update_fields=["state"])
@@ -367,17 +367,23 @@ def _higher_seed_seat(tournament: Tournament, row: TournamentGame) -> int:
     return 0
 
 
+def annul_result(row: TournamentGame) -> None:
+    """No result for anybody at this game (a table's seats too)."""
+    if row.table:
+        table_rounds.annul(row)
+    else:
+        set_result(row, Decision.ANNULLED, (0, 0))
+
+
 def double_forfeit(tournament: Tournament, row: TournamentGame, reason: str) -> None:
     """Neither player showed up: no result for either (a knockout sends the higher seed
     on, as a forfeit win); the match is annulled (no rating change). A table: nobody
     at it showed up."""
-    if row.table:
-        table_rounds.annul(row)
-    elif tournament.format == Format.KNOCKOUT:
+    if tournament.format == Format.KNOCKOUT and not row.table:
         higher = _higher_seed_seat(tournament, row)
         set_result(row, Decision.FORFEIT, (2, 0) if higher == 0 else (0, 2))
     else:
-        set_result(row, Decision.ANNULLED, (0, 0))
+        annul_result(row)
     if row.match is not None and row.match.status == Match.Status.ACTIVE:
         do_annul(row.match, reason)
 

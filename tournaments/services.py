@@ -19,10 +19,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from accounts.computer import computer_account
-from bots.levels import levels_of, username_for
 from games import registry
 from games.models import Match, MatchEvent
+from games.play.lobby import LobbyError, computer_user
 from games.play.services import do_annul, do_command, do_forfeit
 from games.play.store import plugin_of
 from tournaments import formats as F
@@ -132,12 +131,10 @@ def do_add_computer(user: AbstractBaseUser, tournament: Tournament, level: Any) 
     def add(t: Tournament) -> Entry:
         if t.status != Status.REGISTRATION:
             raise Refused(_("Computer players are entered before the tournament starts."))
-        plugin = registry.game(t.game)
-        levels = levels_of(plugin)
-        if not isinstance(level, str) or level not in levels:
-            raise Refused(_("'level' must be one of %(levels)s for %(game)s.")
-                          % {"levels": ", ".join(levels), "game": plugin.name})
-        account = computer_account(username_for(plugin, level))
+        try:  # no default level here: the organizer names one ("" names none)
+            account = computer_user(registry.game(t.game), "" if level is None else level)
+        except LobbyError as error:
+            raise Refused(str(error)) from None
         if t.entries.filter(user_id=account.pk).exists():
             raise Refused(_("That computer player is already in this tournament."))
         if t.entries.count() >= t.max_players:
@@ -373,10 +370,8 @@ def do_annul_game(user: AbstractBaseUser, tournament: Tournament, match_id: Any,
                             "annulled: later rounds were paired from its result."))
         if row.match.status != Match.Status.ANNULLED:
             do_annul(row.match, text)
-        if finished_round and row.table:
-            table_rounds.annul(row)
-        elif finished_round:
-            rounds.set_result(row, TournamentGame.Decision.ANNULLED, (0, 0))
+        if finished_round:
+            rounds.annul_result(row)
         else:
             rounds.replay(t, row)
         rounds.touch(t)

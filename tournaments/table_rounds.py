@@ -34,8 +34,9 @@ State = TournamentGame.State
 
 def points_of(t: Tournament) -> list[Fraction]:
     """The table points of a full table's places, best first (exact)."""
-    stored = t.table_points or [t.seats - 1 - place for place in range(t.seats)]
-    return [Fraction(str(value)) for value in stored]
+    if not t.table_points:
+        return T.default_table_points(t.seats)
+    return [Fraction(str(value)) for value in t.table_points]
 
 
 def bye_of(t: Tournament) -> Fraction | None:
