@@ -85,8 +85,6 @@ def decide(game: str, view: JSON, level: str | None, deadline: float, seed: int)
             found = None
         if found is not None:
             return found
-    at_level = getattr(plugin, "bot_action_at", None)
-    if level is not None and at_level is not None and level in levels_of(plugin):
-        chosen: JSON | None = at_level(view, rng, level)
-        return chosen
+    if level is not None and level in levels_of(plugin):
+        return plugin.bot_action_at(view, rng, level)
     return plugin.bot_action(view, rng)

@@ -18,8 +18,9 @@ from functools import cache
 
 from games import registry
 from games.engine.plugin import GamePlugin
+from games.search.levels import LEVELS
 
-SEARCH_LEVELS = ("easy", "medium", "hard")
+SEARCH_LEVELS = tuple(LEVELS)  # easy, medium, hard
 SEARCH_DEFAULT = "medium"
 PLAIN_LEVEL = "default"  # a game with no levels: its plugin's bot_action
 DEFAULT_USERNAME = "computer"
@@ -31,16 +32,14 @@ def searches(plugin: GamePlugin) -> bool:
 
 
 def levels_of(plugin: GamePlugin) -> tuple[str, ...]:
-    own = getattr(plugin, "computer_levels", None)
-    if own:
-        return tuple(own)
+    if plugin.computer_levels:
+        return plugin.computer_levels
     return SEARCH_LEVELS if searches(plugin) else (PLAIN_LEVEL,)
 
 
 def default_level(plugin: GamePlugin) -> str:
-    own = getattr(plugin, "default_computer_level", None)
-    if own:
-        return str(own)
+    if plugin.default_computer_level:
+        return plugin.default_computer_level
     return SEARCH_DEFAULT if searches(plugin) else PLAIN_LEVEL
 
 

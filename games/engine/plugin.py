@@ -116,6 +116,11 @@ class GamePlugin(ABC):
     # every convention is in the conventions box).
     rated_standard: bool = False
     headline_convention: str | None = None
+    # The computer's levels when the game names its own (``bot_action_at`` plays each),
+    # and the default one; empty: the search's levels where ``state_from_view`` rebuilds
+    # a state, else the one ``bot_action`` (bots/levels.py).
+    computer_levels: tuple[str, ...] = ()
+    default_computer_level: str | None = None
     # The browser side, in the game's folder: its files are found by a convention, in
     # ``static/games/<folder>/`` and ``templates/games/<folder>/`` where <folder> is the
     # name of the package that holds the plugin (``__init_subclass__`` below); a game sets
@@ -317,3 +322,8 @@ class GamePlugin(ABC):
     @abstractmethod
     def bot_action(self, view: JSON, rng: random.Random) -> JSON | None:
         """A computer player's action (record-shaped) from its own seat's view, or None."""
+
+    def bot_action_at(self, view: JSON, rng: random.Random, level: str) -> JSON | None:
+        """The action of the computer at one of ``computer_levels`` (the default: the
+        game has one, ``bot_action``)."""
+        return self.bot_action(view, rng)

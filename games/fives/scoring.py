@@ -4,17 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.dominoes.points import placement_points, round_to_five
 from games.dominoes.tiles import LO, PIPS
 
-
-def placement_points(ends_sum: int) -> int:
-    """A placement scores the counting-ends sum when it is a positive multiple of 5."""
-    return ends_sum if ends_sum > 0 and ends_sum % 5 == 0 else 0
-
-
-def round_to_five(points: int) -> int:
-    """Nearest multiple of 5 (whole numbers have no ties): 3 -> 5, 2 -> 0, 17 -> 15."""
-    return (points + 2) // 5 * 5
+__all__ = ["fish_winner", "hand_bonus", "lot_key", "lot_leader", "placement_points",
+           "ranks_by_score", "round_to_five"]
 
 
 def hand_bonus(pips: Sequence[int], winner: int, full_record: bool) -> int:

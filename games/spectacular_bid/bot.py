@@ -11,13 +11,13 @@ from typing import Any
 
 from games.dominoes.board import Board
 from games.dominoes.board_json import board_from_json, placement_total
+from games.dominoes.points import placement_points
 
 JSON = dict[str, Any]
 
 
 def placement_score(board: Board, action: JSON) -> int:
-    total = placement_total(board, action)  # an opening: the board is empty
-    return total if total and total % 5 == 0 else 0
+    return placement_points(placement_total(board, action))  # an opening: the board is empty
 
 
 def pips(tile_name: str) -> int:

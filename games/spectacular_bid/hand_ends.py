@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.dominoes.points import round_to_five
 from games.dominoes.tiles import pip_total
 
 
@@ -30,5 +31,5 @@ class BidHandEnds:
         if sums[0] == sums[1]:
             return False
         loser = 0 if sums[0] > sums[1] else 1
-        _pay(scores, loser, (sums[loser] + 2) // 5 * 5)  # the loser's total, rounded to 5
+        _pay(scores, loser, round_to_five(sums[loser]))
         return scores[loser] == 0

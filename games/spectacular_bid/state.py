@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from games.dominoes.board import Board, placement_refusal
 from games.dominoes.hands import DEAL, OVER, PLAY, DominoState
+from games.dominoes.points import round_to_five
 from games.dominoes.tiles import (
     FULL_SET_MASK,
     HI,
@@ -45,11 +46,6 @@ MATCH_OVER = "match_over"
 
 class DealError(ValueError):
     """A deal that is not 7 + 7 + 14 distinct tiles of the double-six set."""
-
-
-def round_to_five(points: int) -> int:
-    """Nearest multiple of 5 (no ties exist for whole numbers): 17 -> 15, 18 -> 20."""
-    return (points + 2) // 5 * 5
 
 
 def hierarchy_key(tile: int) -> tuple[bool, int, int]:

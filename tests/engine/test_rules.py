@@ -10,11 +10,12 @@ import json
 
 import pytest
 
+from games.dominoes.points import round_to_five
 from games.dominoes.tiles import tile_from_name
 from games.engine.protocol import Illegal, Outcome, Result
 from games.spectacular_bid import actions as A
 from games.spectacular_bid.rules import Rules
-from games.spectacular_bid.state import Deal, DealError, Match, round_to_five
+from games.spectacular_bid.state import Deal, DealError, Match
 
 from .helpers import (
     DOMINO_BY_0,

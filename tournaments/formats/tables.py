@@ -376,20 +376,25 @@ def check_table_points(points: Sequence[Fraction], seats: int) -> None:
 
 # ------------------------------------------------------------------ standings
 
-def table_standings(
-    players: Sequence[PlayerEntry],
-    games: Sequence[TableGame],
-    points: Sequence[Fraction],
-    bye_points: Fraction | None = None,
-) -> list[Row]:
-    """The standings from every table with a result (pending tables count nothing)."""
+@dataclass
+class _Tally:
+    """Each player's table points, game points, tables played and seated at (a forfeit
+    is seated, not played) and byes, and every table with a result and its points."""
+
+    totals: dict[PlayerId, Fraction]
+    game_points: dict[PlayerId, int]
+    played: dict[PlayerId, int]
+    seated: dict[PlayerId, int]
+    byes: dict[PlayerId, int]
+    scored: list[tuple[TableGame, list[Fraction]]]
+
+
+def _tally(players: Sequence[PlayerEntry], games: Sequence[TableGame],
+           points: Sequence[Fraction], bye_points: Fraction | None) -> _Tally:
     index = index_players(players)
     bye = sum(points, Fraction(0)) / len(points) if bye_points is None else bye_points
-    totals = dict.fromkeys(index, Fraction(0))
-    game_points = dict.fromkeys(index, 0)
-    played = dict.fromkeys(index, 0)
-    seated = dict.fromkeys(index, 0)
-    scored: list[tuple[TableGame, list[Fraction]]] = []
+    tally = _Tally(dict.fromkeys(index, Fraction(0)), dict.fromkeys(index, 0),
+                   dict.fromkeys(index, 0), dict.fromkeys(index, 0), dict.fromkeys(index, 0), [])
     seen: set[tuple[int, PlayerId]] = set()
     for game in games:
         for pid in game.players:
@@ -399,20 +404,34 @@ def table_standings(
                 raise TournamentError(f"player {pid} seated twice in round {game.round}")
             seen.add((game.round, pid))
         if game.is_bye:
-            totals[game.players[0]] += bye
+            tally.totals[game.players[0]] += bye
+            tally.byes[game.players[0]] += 1
             continue
         if game.result is None:
             continue
         values = table_points_of(game.result, points)
-        scored.append((game, values))
+        tally.scored.append((game, values))
         for seat, pid in enumerate(game.players):
-            totals[pid] += values[seat]
-            seated[pid] += 1
+            tally.totals[pid] += values[seat]
+            tally.seated[pid] += 1
             if not game.result.forfeited[seat]:
-                played[pid] += 1
-                game_points[pid] += game.result.points[seat]
-    opponents = dict.fromkeys(index, Fraction(0))
-    for game, _values in scored:
+                tally.played[pid] += 1
+                tally.game_points[pid] += game.result.points[seat]
+    return tally
+
+
+def table_standings(
+    players: Sequence[PlayerEntry],
+    games: Sequence[TableGame],
+    points: Sequence[Fraction],
+    bye_points: Fraction | None = None,
+) -> list[Row]:
+    """The standings from every table with a result (pending tables count nothing)."""
+    tally = _tally(players, games, points, bye_points)
+    totals, game_points, played, seated = (tally.totals, tally.game_points, tally.played,
+                                           tally.seated)
+    opponents = dict.fromkeys(totals, Fraction(0))
+    for game, _values in tally.scored:
         for pid in game.players:
             others = [totals[q] for q in game.players if q != pid]
             opponents[pid] += sum(others, Fraction(0)) / len(others)
@@ -424,7 +443,7 @@ def table_standings(
             withdrawn=p.withdrawn, no_show=seated[p.id] > 0 and played[p.id] == 0)
         for p in players
     ]
-    exact = {p.id: (p.id in index and seated[p.id] > 0 and played[p.id] == 0,
+    exact = {p.id: (seated[p.id] > 0 and played[p.id] == 0,
                     -totals[p.id], -game_points[p.id], -opponents[p.id]) for p in players}
     ordered = sorted(rows, key=lambda row: (exact[row.player_id], -row.rating, row.player_id))
     ranked: list[Row] = []
@@ -442,20 +461,7 @@ def table_entrants(
 ) -> list[TableEntrant]:
     """The players still in (not withdrawn) with their standing after ``games`` and the
     byes they have had: what :func:`seat_round` seats."""
-    index_players(players)
-    bye = sum(points, Fraction(0)) / len(points) if bye_points is None else bye_points
-    totals = {p.id: Fraction(0) for p in players}
-    game_points = dict.fromkeys(totals, 0)
-    byes = dict.fromkeys(totals, 0)
-    for game in games:
-        if game.is_bye:
-            totals[game.players[0]] += bye
-            byes[game.players[0]] += 1
-        elif game.result is not None:
-            values = table_points_of(game.result, points)
-            for seat, pid in enumerate(game.players):
-                totals[pid] += values[seat]
-                if not game.result.forfeited[seat]:
-                    game_points[pid] += game.result.points[seat]
-    return [TableEntrant(p.id, totals[p.id], game_points[p.id], p.rating, byes[p.id])
+    tally = _tally(players, games, points, bye_points)
+    return [TableEntrant(p.id, tally.totals[p.id], tally.game_points[p.id], p.rating,
+                         tally.byes[p.id])
             for p in players if not p.withdrawn]
