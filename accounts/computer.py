@@ -72,6 +72,12 @@ def display_name(user: Any) -> str:
     return (getattr(profile, "display_name", "") or "") or str(user.username)
 
 
+def shown_username(username: str) -> str:
+    """A username as a page shows it where only the name is at hand: a computer account's
+    as ``shown_name``, anyone else's as it is."""
+    return shown_name(username) if account_named(username) is not None else username
+
+
 def shown_name(username: str) -> str:
     """A computer account's name in the reader's language, from its level."""
     account = account_named(username)

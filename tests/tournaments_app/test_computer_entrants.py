@@ -89,3 +89,17 @@ def test_the_organizers_page_offers_the_games_levels(setup: dict[str, Any], clie
     client.force_login(setup["member"])
     assert 'data-testid="add-computer"' not in client.get(
         f"/tournaments/{tournament.pk}/").content.decode()
+
+
+def test_the_page_names_a_computer_entrant_by_its_level(setup: dict[str, Any],
+                                                        client: Any) -> None:
+    """In the reader's language, as the lobby and the profiles do; the username stays in
+    the page's data."""
+    tournament = new_tournament(setup["owner"], setup["club"], game="spectacular-bid", rules={})
+    do_add_computer(setup["owner"], tournament, "hard")
+    client.force_login(setup["owner"])
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert '<li data-player="computer-spectacular-bid-hard">Computer (hard) ' in page
+    russian = client.get(f"/tournaments/{tournament.pk}/",
+                         headers={"accept-language": "ru"}).content.decode()
+    assert "computer-spectacular-bid-hard\">Компьютер (сильный) " in russian
