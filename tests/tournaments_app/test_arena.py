@@ -228,6 +228,7 @@ def test_the_page_shows_the_leaderboard_and_the_games_being_played(
     page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
     assert 'data-testid="arena-leaderboard"' in page and "Games being played" in page
     assert page.count('data-testid="arena-row"') == 4
+    assert 'data-testid="standings"' not in page  # the leaderboard is its standings
     live = Client().get(f"/tournaments/{tournament.pk}/live/")
     assert live.status_code == 200
 
