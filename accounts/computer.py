@@ -75,15 +75,18 @@ def display_name(user: Any) -> str:
 def shown_username(username: str) -> str:
     """A username as a page shows it where only the name is at hand: a computer account's
     as ``shown_name``, anyone else's as it is."""
-    return shown_name(username) if account_named(username) is not None else username
+    account = account_named(username)
+    return username if account is None else _shown_level(account)
 
 
 def shown_name(username: str) -> str:
     """A computer account's name in the reader's language, from its level."""
     account = account_named(username)
-    if account is None or account.level is None:
-        return _("Computer")
-    name = LEVEL_NAMES.get(account.level)
+    return _("Computer") if account is None else _shown_level(account)
+
+
+def _shown_level(account: LevelAccount) -> str:
+    name = LEVEL_NAMES.get(account.level) if account.level is not None else None
     return _(name) if name is not None else _("Computer")
 
 

@@ -191,7 +191,7 @@ class TournamentGameQuerySet(models.QuerySet["TournamentGame"]):
         """
         return self.filter(match__match_seats__user_id=user_id,
                            state=TournamentGame.State.PLAYING,
-                           match__status="active").distinct()
+                           match__status="active")  # one seat a match: no duplicates
 
 
 class TournamentGame(models.Model):
