@@ -4,7 +4,8 @@ An arena is one ``Round`` (number 1) for its whole length: each game is a
 ``TournamentGame`` of it, boards numbered in the order the games were paired. A player
 waits when entered, not withdrawn, not paused and not in a game being played; the
 waiting players are paired by ``formats.arena.pair_waiting`` on every tick and right
-after an arena match ends (``receivers``). A no-show is put on a break. No pairing
+after an arena match ends (``receivers``); two last opponents who alone wait meet again
+only when no other game is being played. A no-show is put on a break. No pairing
 after the end time; games still being played then count when they end, and the arena
 finishes after the last one.
 
@@ -88,13 +89,34 @@ def waiting(t: Tournament) -> list[A.Waiting]:
                       float(last.get(pid, (0, None))[0])) for pid in ready]
 
 
+def others_to_come(t: Tournament, ready: list[A.Waiting]) -> bool:
+    """Whether a player not on a break, other than ``ready``, is in a game being played
+    (and so waits once it ends)."""
+    busy = busy_players(t) - {w.player for w in ready}
+    return t.entries.filter(user_id__in=busy, withdrawn=False, paused=False).exists()
+
+
+def rematch_can_wait(t: Tournament, ready: list[A.Waiting]) -> bool:
+    """Two last opponents alone waiting wait on while another game is played: pairing
+    runs the moment a game ends, when its two players are often the only two waiting, so
+    pairing them would replay the same pairs all arena long."""
+    if len(ready) != 2:
+        return False
+    a, b = ready
+    return (a.last_opponent == b.player or b.last_opponent == a.player) and others_to_come(
+        t, ready)
+
+
 def pair(t: Tournament, now: datetime) -> None:
     """Pair the waiting players and create their matches (none while the organizer has
     paused the arena: the tick pairs them once it is resumed)."""
     end = ends_at(t)
     if t.paused or end is None or now >= end:
         return
-    pairs, _left = A.pair_waiting(waiting(t))
+    ready = waiting(t)
+    if rematch_can_wait(t, ready):
+        return
+    pairs, _left = A.pair_waiting(ready)
     if not pairs:
         return
     round_ = the_round(t, now)

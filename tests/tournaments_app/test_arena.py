@@ -101,6 +101,27 @@ def test_a_game_over_pairs_at_once(setup: dict[str, Any],
     assert len(active_games(tournament)) == 1  # paired without a tick
 
 
+def test_last_opponents_wait_for_a_game_being_played(
+        setup: dict[str, Any], django_capture_on_commit_callbacks: Any) -> None:
+    """Games end one at a time: the two players of the first to end are the only two
+    waiting, and wait on for the other game rather than meet again at once (else an even
+    field would replay the same pairs for the whole arena)."""
+    tournament = started(setup, count=4)
+    first, second = active_games(tournament)
+    assert first.match is not None and second.match is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        play_match(first.match, seed=3)
+    assert active_games(tournament) == [second]  # the receiver paired nobody
+    tick()
+    assert active_games(tournament) == [second]  # nor does the tick
+    with django_capture_on_commit_callbacks(execute=True):
+        play_match(second.match, seed=4)
+    fresh = active_games(tournament)
+    assert len(fresh) == 2
+    for row in fresh:
+        assert set(row.seats()) not in (set(first.seats()), set(second.seats()))
+
+
 def test_streak_scoring_and_leaderboard(setup: dict[str, Any]) -> None:
     tournament = started(setup, count=4)
     for _ in range(4):
@@ -150,7 +171,14 @@ def test_a_break_and_coming_back(setup: dict[str, Any]) -> None:
     assert next(r for r in detail["arena"]["leaderboard"]
                 if r["username"] == player.username)["paused"] is True
     api.ok("POST", f"/api/tournaments/{tournament.pk}/resume-me")
-    assert any(player.pk in row.seats() for row in active_games(tournament))
+    # Back, with only the last opponent waiting and the other game being played: both
+    # wait for it to end rather than meet again.
+    (other,) = active_games(tournament)
+    assert player.pk not in other.seats() and other.match is not None
+    play_match(other.match, seed=2)
+    tick()
+    again = next(row for row in active_games(tournament) if player.pk in row.seats())
+    assert set(again.seats()) != set(mine.seats())
     with pytest.raises(Refused):
         do_resume_me(player, tournament)
     swiss = new_tournament(setup["owner"], setup["club"])
