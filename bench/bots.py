@@ -1,7 +1,7 @@
 """Computer-player levels against each other on duplicate deals (``games/search/levels.py``).
 
 ``.venv/bin/python -m bench.bots [--game G] [--seats N] [--pairs N] [--move-ms M]
-[--iterations K] [--pairings hard_vs_easy,hard_vs_medium]``
+[--iterations K] [--pairings hard_vs_easy,hard_vs_medium] [--jobs J]``
 
 Each pair is one seed played twice with the levels' seats swapped: the chance outcomes
 (deals, rolls) come from their own ``random.Random(seed)``, so both matches get the same
@@ -17,7 +17,9 @@ counts its share), with its 95% Wilson interval; margin: the first level's mean 
 score less the second's, per match; p95_ms: the 95th percentile of the first level's
 decision times. A decision's budget is ``--move-ms`` of this process's clock
 (``time.perf_counter``, passed to the search as ``now``), or ``--iterations`` when given.
-Pure and single process: the plugins are driven directly, no Django.
+Pure: the plugins are driven directly, no Django. ``--jobs J`` plays the pairs in J
+processes, one match at a time each, so that every decision still has one core to itself
+(J no more than the cores); the figures are those of a single process, sooner.
 
 ``--concurrent N [--seconds S] [--level L] [--ramp R]``: instead, N games against the
 computer at once on the running platform, and the computer's slowest decision against the
@@ -30,6 +32,7 @@ import argparse
 import math
 import random
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from games import registry
@@ -127,18 +130,43 @@ def score_match(plugin: GamePlugin, state: GameState, mine: list[int], tally: Ta
     tally.matches += 1
 
 
-def run_pairing(plugin: GamePlugin, seats: int, first: str, second: str,
-                args: argparse.Namespace) -> Tally:
+def play_pair(plugin: GamePlugin, seats: int, first: str, second: str, seed: int,
+              args: argparse.Namespace) -> Tally:
+    """One duplicate pair: the seed's deals played twice, the levels' seats swapped."""
     tally = Tally()
     args.first = first
-    for pair in range(args.pairs):
-        seed = args.seed + pair
-        for swap in (0, 1):
-            mine = [s for s in range(seats) if (s + swap) % 2 == 0]
-            levels = [first if s in mine else second for s in range(seats)]
-            state = play_match(plugin, seats, levels, seed, args, tally.times_ms)
-            score_match(plugin, state, mine, tally)
+    for swap in (0, 1):
+        mine = [s for s in range(seats) if (s + swap) % 2 == 0]
+        levels = [first if s in mine else second for s in range(seats)]
+        state = play_match(plugin, seats, levels, seed, args, tally.times_ms)
+        score_match(plugin, state, mine, tally)
     return tally
+
+
+def _pair_job(job: tuple[str, int, str, str, int, argparse.Namespace]) -> Tally:
+    key, seats, first, second, seed, args = job
+    return play_pair(registry.game(key), seats, first, second, seed, args)
+
+
+def merged(tallies: list[Tally]) -> Tally:
+    total = Tally()
+    for tally in tallies:
+        total.wins += tally.wins
+        total.matches += tally.matches
+        total.margin += tally.margin
+        total.times_ms += tally.times_ms
+    return total
+
+
+def run_pairing(plugin: GamePlugin, seats: int, first: str, second: str,
+                args: argparse.Namespace) -> Tally:
+    seeds = [args.seed + pair for pair in range(args.pairs)]
+    jobs = max(1, getattr(args, "jobs", 1))
+    if jobs == 1:
+        return merged([play_pair(plugin, seats, first, second, seed, args) for seed in seeds])
+    work = [(plugin.key, seats, first, second, seed, args) for seed in seeds]
+    with ProcessPoolExecutor(jobs) as pool:
+        return merged(list(pool.map(_pair_job, work)))
 
 
 def line(name: str, tally: Tally) -> str:
@@ -158,6 +186,8 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=0, help="iterations, not time")
     parser.add_argument("--pairings", default="hard_vs_easy,hard_vs_medium")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes playing pairs at once (at most the cores)")
     parser.add_argument("--concurrent", type=int, default=0,
                         help="N games against the computer at once on the platform")
     parser.add_argument("--seconds", type=float, default=120.0, help="with --concurrent")

@@ -47,7 +47,8 @@ RUNS = [
           r"p95_ms [\d.]+$",), services=False),
     Tiny("bench.tournaments", ("--tournaments", "3"), False, (r"rounds", r"repeats"),
          services=False),
-    Tiny("bench.bots", ("--game", "fives", "--seats", "2", "--pairs", "1", "--move-ms", "5"),
+    Tiny("bench.bots", ("--game", "fives", "--seats", "2", "--pairs", "2", "--move-ms", "5",
+                        "--jobs", "2"),
          False, (r"^fives/2$",
                  r"^hard_vs_easy: win_rate [\d.]+ ci [\d.]+-[\d.]+ margin -?[\d.]+ "
                  r"p95_ms \d+$"), services=False),
