@@ -128,7 +128,7 @@ def _all_shared(items: list[object]) -> bool:
 
 def _slots_copier(kind: type, names: tuple[str, ...]) -> Callable[[object], object]:
     def copier(value: object) -> object:
-        clone = object.__new__(kind)
+        clone: object = object.__new__(kind)
         for name in names:
             object.__setattr__(clone, name, getattr(value, name))
         return clone
@@ -137,7 +137,7 @@ def _slots_copier(kind: type, names: tuple[str, ...]) -> Callable[[object], obje
 
 def _dict_copier(kind: type) -> Callable[[object], object]:
     def copier(value: object) -> object:
-        clone = object.__new__(kind)
+        clone: object = object.__new__(kind)
         clone.__dict__.update(value.__dict__)
         return clone
     return copier
