@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
 
 from games.dominoes.hidden import voids
 from games.dominoes.tiles import PLAYABLE_MASK, tiles_in
@@ -105,77 +104,20 @@ class Dealer:
 
 
 _SHARED = (int, float, str, bool, type(None), tuple, frozenset)
-_SHARED_TYPES: dict[type, bool] = {}  # a type's answer, once: a search copies thousands
-
-
-def _shared_type(kind: type) -> bool:
-    """Never changed in place: immutable types, frozen dataclasses (rules, a result)."""
-    known = _SHARED_TYPES.get(kind)
-    if known is None:
-        params = getattr(kind, "__dataclass_params__", None)
-        known = _SHARED_TYPES[kind] = issubclass(kind, _SHARED) or (
-            params is not None and bool(params.frozen))
-    return known
 
 
 def _is_shared(value: object) -> bool:
-    return _shared_type(type(value))
-
-
-def _all_shared(items: list[object]) -> bool:
-    return all(_shared_type(kind) for kind in set(map(type, items)))
-
-
-def _slots_copier(kind: type, names: tuple[str, ...]) -> Callable[[object], object]:
-    def copier(value: object) -> object:
-        clone: object = object.__new__(kind)
-        for name in names:
-            object.__setattr__(clone, name, getattr(value, name))
-        return clone
-    return copier
-
-
-def _dict_copier(kind: type) -> Callable[[object], object]:
-    def copier(value: object) -> object:
-        clone: object = object.__new__(kind)
-        clone.__dict__.update(value.__dict__)
-        return clone
-    return copier
-
-
-def _copier_for(kind: type) -> Callable[[object], object]:
-    """How to copy an instance of ``kind`` shallowly without ``copy.copy``'s generic
-    detour: a dataclass with slots (a hand's summary) field by field, a plain instance
-    by its ``__dict__``; anything else through ``copy.copy``."""
-    names = getattr(kind, "__dataclass_fields__", None)
-    if names is not None and kind.__dictoffset__ == 0 and "__slots__" in kind.__dict__:
-        return _slots_copier(kind, tuple(names))
-    if kind.__dictoffset__ != 0 and not hasattr(kind, "__slots__") and not hasattr(
-            kind, "__copy__"):
-        return _dict_copier(kind)
-    return copy.copy
-
-
-_COPIERS: dict[type, Callable[[object], object]] = {}
-
-
-def _shallow(value: object) -> object:
-    kind = type(value)
-    copier = _COPIERS.get(kind)
-    if copier is None:
-        copier = _COPIERS[kind] = _copier_for(kind)
-    return copier(value)
+    """Never changed in place: immutable values, frozen dataclasses (rules, a result)."""
+    if isinstance(value, _SHARED):
+        return True
+    params = getattr(value, "__dataclass_params__", None)
+    return params is not None and bool(params.frozen)
 
 
 def _copied_item(value: object) -> object:
     """An element of a state's list: shared when immutable, else a shallow copy (a hand's
     summary, whose board and moves never change once kept)."""
-    return value if _is_shared(value) else _shallow(value)
-
-
-def _plain_dataclass(value: object) -> bool:
-    names = getattr(value, "__dataclass_fields__", None)
-    return names is not None and all(_is_shared(getattr(value, f)) for f in names)
+    return value if _is_shared(value) else copy.copy(value)
 
 
 def quick_copy(state: GameState) -> GameState:
@@ -190,16 +132,18 @@ def quick_copy(state: GameState) -> GameState:
         return copy.deepcopy(state)
     copied: dict[str, object] = {}
     for name, value in fields.items():
-        kind = type(value)
-        if _shared_type(kind):
+        if _is_shared(value):
             copied[name] = value
-        elif kind is list:
-            copied[name] = list(value) if _all_shared(value) else [
-                _copied_item(item) for item in value]
+        elif type(value) is list:
+            if all(_is_shared(item) for item in value):
+                copied[name] = list(value)
+            else:
+                copied[name] = [_copied_item(item) for item in value]
         elif callable(getattr(value, "copy", None)) and not isinstance(value, (dict, set)):
             copied[name] = value.copy()
-        elif _plain_dataclass(value):
-            copied[name] = _shallow(value)
+        elif getattr(value, "__dataclass_fields__", None) is not None and all(
+                _is_shared(getattr(value, f)) for f in value.__dataclass_fields__):
+            copied[name] = copy.copy(value)
         else:
             return copy.deepcopy(state)
     clone = object.__new__(type(state))
