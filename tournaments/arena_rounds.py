@@ -71,10 +71,9 @@ def busy_players(t: Tournament) -> set[int]:
             for pid in row.seats()}
 
 
-def waiting(t: Tournament) -> list[A.Waiting]:
-    """The players to pair now, with their scores, last opponents, and (as the order of
-    waiting) the board of their last game."""
-    busy = busy_players(t)
+def waiting(t: Tournament, busy: set[int]) -> list[A.Waiting]:
+    """The players to pair now (entered, not on a break, not ``busy``), with their scores,
+    last opponents, and (as the order of waiting) the board of their last game."""
     ready = [pid for pid in t.entries.filter(withdrawn=False, paused=False)
              .values_list("user_id", flat=True) if pid not in busy]
     if len(ready) < 2:
@@ -89,34 +88,18 @@ def waiting(t: Tournament) -> list[A.Waiting]:
                       float(last.get(pid, (0, None))[0])) for pid in ready]
 
 
-def others_to_come(t: Tournament, ready: list[A.Waiting]) -> bool:
-    """Whether a player not on a break, other than ``ready``, is in a game being played
-    (and so waits once it ends)."""
-    busy = busy_players(t) - {w.player for w in ready}
-    return t.entries.filter(user_id__in=busy, withdrawn=False, paused=False).exists()
-
-
-def rematch_can_wait(t: Tournament, ready: list[A.Waiting]) -> bool:
-    """Two last opponents alone waiting wait on while another game is played: pairing
-    runs the moment a game ends, when its two players are often the only two waiting, so
-    pairing them would replay the same pairs all arena long."""
-    if len(ready) != 2:
-        return False
-    a, b = ready
-    return (a.last_opponent == b.player or b.last_opponent == a.player) and others_to_come(
-        t, ready)
-
-
 def pair(t: Tournament, now: datetime) -> None:
     """Pair the waiting players and create their matches (none while the organizer has
     paused the arena: the tick pairs them once it is resumed)."""
     end = ends_at(t)
     if t.paused or end is None or now >= end:
         return
-    ready = waiting(t)
-    if rematch_can_wait(t, ready):
-        return
-    pairs, _left = A.pair_waiting(ready)
+    busy = busy_players(t)
+    ready = waiting(t, busy)
+    # Somebody still playing (not on a break) waits once the game ends.
+    coming = len(ready) == 2 and t.entries.filter(
+        user_id__in=busy, withdrawn=False, paused=False).exists()
+    pairs, _left = A.pair_waiting(ready, others_coming=coming)
     if not pairs:
         return
     round_ = the_round(t, now)

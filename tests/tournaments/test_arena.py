@@ -130,6 +130,11 @@ def test_last_opponent_waits_for_another() -> None:
     assert pairs == [(1, 3)] and left == [2]
     # Only the two of them waiting: they play again.
     assert pair_waiting([Waiting(1, 4, 2, 0), Waiting(2, 4, 1, 1)]) == ([(1, 2)], [])
+    # ... unless somebody still playing can come: then they wait for that game.
+    assert pair_waiting([Waiting(1, 4, 2, 0), Waiting(2, 4, 1, 1)], others_coming=True) == (
+        [], [1, 2])
+    assert pair_waiting([Waiting(1, 4, 3, 0), Waiting(2, 4, 4, 1)], others_coming=True) == (
+        [(1, 2)], [])
     assert pair_waiting([Waiting(1, 0)]) == ([], [1])
     with pytest.raises(TournamentError):
         pair_waiting([Waiting(1, 0), Waiting(1, 2)])

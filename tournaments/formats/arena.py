@@ -112,16 +112,18 @@ def _barred(a: Waiting, b: Waiting) -> bool:
     return a.last_opponent == b.player or b.last_opponent == a.player
 
 
-def pair_waiting(waiting: Sequence[Waiting]) -> tuple[list[tuple[PlayerId, PlayerId]],
-                                                      list[PlayerId]]:
+def pair_waiting(waiting: Sequence[Waiting], others_coming: bool = False,
+                 ) -> tuple[list[tuple[PlayerId, PlayerId]], list[PlayerId]]:
     """Pairs of waiting players and those left waiting.
 
     Players are taken best score first (ties: the longest waiting first) and each is
     paired with the nearest in score who is not its last opponent. Two last opponents
-    meet again only when they are the only two waiting. With an odd number the one who
-    has waited least is left out (it waits on; everyone waits at most a pairing or
-    two). Seat 0 goes to the first of the pair in that order; the server draws no
-    colours (the bench and the tests want a fixed answer)."""
+    meet again only when they are the only two waiting and no other player is still
+    playing (``others_coming``): pairing runs the moment a game ends, when its two players
+    are often the only two waiting, and would replay the same pairs all arena long. With
+    an odd number the one who has waited least is left out (it waits on; everyone waits
+    at most a pairing or two). Seat 0 goes to the first of the pair in that order; the
+    server draws no colours (the bench and the tests want a fixed answer)."""
     ids = [w.player for w in waiting]
     if len(set(ids)) != len(ids):
         raise TournamentError("a player is waiting twice")
@@ -129,6 +131,8 @@ def pair_waiting(waiting: Sequence[Waiting]) -> tuple[list[tuple[PlayerId, Playe
         return [], ids
     order = sorted(waiting, key=lambda w: (-w.score, w.since, w.player))
     if len(order) == 2:
+        if others_coming and _barred(order[0], order[1]):
+            return [], ids
         return [(order[0].player, order[1].player)], []
     sit_out: list[Waiting] = []
     if len(order) % 2:
