@@ -41,10 +41,13 @@ class Budget:
             return True
         return self.deadline is not None and self.now is not None and self.now() >= self.deadline
 
-    def share(self, fraction: float) -> Budget:
-        """A smaller budget: a fraction of the iterations, or of the time left."""
+    def share(self, fraction: float, time_fraction: float | None = None) -> Budget:
+        """A smaller budget: a fraction of the iterations, and of the time left
+        (``time_fraction`` when given: a search whose iterations cost less than another's
+        gets less of the time for the same share of its iterations)."""
         iterations = None if self.iterations is None else max(1, int(self.iterations * fraction))
         if self.deadline is None or self.now is None:
             return Budget(iterations)
         start = self.now()
-        return Budget(iterations, start + (self.deadline - start) * fraction, self.now)
+        of_time = fraction if time_fraction is None else time_fraction
+        return Budget(iterations, start + (self.deadline - start) * of_time, self.now)

@@ -7,8 +7,8 @@ information only: worlds are dealt for it (``worlds.Dealer``), and each action t
 search considers (``candidates.considered``, plus the action played if it is not one of
 them) is played in each world, then the hand is played to its end with the shared
 playout policy (``playout.greedy_policy``). The estimate of an action is the mean of
-the seat's points margin at the end of the hand (its points gained less the mean of
-the others', ``reward.margins``): expected points, not a reward.
+the seat's points margin at the end of the hand (its points gained less the most
+gained by any other seat, ``reward.margins``): expected points, not a reward.
 
 Every action of a decision is tried in the same worlds with the same random numbers
 after its own move (common random numbers), so that two actions differ by what they do,

@@ -4,8 +4,8 @@
   sharing the places it covers (two seats tied first of two: 0.5 each). A win or a loss
   outweighs any points margin.
 - Otherwise (the horizon, the end of the hand, was reached first): the seat's points
-  gained since the root less the mean gained by the others (for Spectacular Bid a balance
-  moved, for Fives points scored, for dice the round's score), squashed into
+  gained since the root less the most gained by any other seat (for Spectacular Bid a
+  balance moved, for Fives points scored, for dice the round's score), squashed into
   [0.1, 0.9] by ``0.5 + 0.4 tanh(margin / scale)``: ``scale`` 30 points, a typical swing
   of one hand in each of the three games. A seat alone at the table scores its own gain.
 """
@@ -27,13 +27,19 @@ MARGIN_SPAN = 0.4  # a margin never reaches the reward of a win (1) or a loss (0
 
 
 def margins(before: Sequence[int], after: Sequence[int]) -> list[float]:
-    """Each seat's points gained less the mean of the others' gains."""
+    """Each seat's points gained less the most gained by any other seat.
+
+    Against the best other rather than the others' mean: at four seats a game is won by
+    finishing first, so the points given to one opponent are not diluted by the two who
+    gained nothing (a 5 scored that sets up the next seat's 15 is a loss, not a draw).
+    Duplicate matches of Fives for four at 430 iterations a decision, hard vs easy, 60
+    pairs on the same seeds: 0.74 against the mean, 0.79 against the best other. At two
+    seats the two are the same."""
     gains = [a - b for a, b in zip(after, before, strict=True)]
-    seats = len(gains)
-    if seats == 1:
+    if len(gains) == 1:
         return [float(gains[0])]
-    total = sum(gains)
-    return [gain - (total - gain) / (seats - 1) for gain in gains]
+    return [gain - max(other for j, other in enumerate(gains) if j != seat)
+            for seat, gain in enumerate(gains)]
 
 
 def by_rank(ranks: Sequence[int]) -> list[float]:
