@@ -628,8 +628,10 @@
     options(seekComputer, counts, Math.min(previous, most));
     seekComputerField.hidden = most === 0;
     var others = seats - 1;
-    playComputerNote.textContent = others === 0 ? T.computer_note_none
+    var note = others === 0 ? T.computer_note_none
       : others === 1 ? T.computer_note_one : fmt(T.computer_note_n, { n: others });
+    // "Play the computer" always starts a casual game; say so when "rated" is chosen.
+    playComputerNote.textContent = casual ? note : note + " " + T.computer_note_rated;
     if (oneDevice) oneDevice.hidden = !game.one_device;
   }
 

@@ -136,7 +136,7 @@ const el = {
   }),
 };
 el.seats.forEach((s, seat) => {
-  if (s.name) s.name.textContent = nameOf(seat);
+  if (s.name) s.name.textContent = s.name.title = nameOf(seat);
 });
 
 // ------------------------------------------------------------------------------ state

@@ -104,6 +104,11 @@ def test_every_game_with_its_seats_and_conventions(live_stack: Any, browser: Any
         ann.testid("seek-rated").select_option("rated")
         assert ann.testid("seek-conventions").is_hidden()
         assert ann.testid("seek-points").is_hidden()
+        # "Play the computer" starts a casual game whatever the type: the note says so.
+        assert "is casual" in ann.testid("play-computer-note").inner_text()
+        ann.testid("seek-rated").select_option("casual")
+        assert "is casual" not in ann.testid("play-computer-note").inner_text()
+        ann.testid("seek-rated").select_option("rated")
 
         # Fives: 2 or 4 players; the computer may take up to two seats of an open table.
         ann.testid("seek-game").select_option("fives")
