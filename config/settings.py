@@ -389,6 +389,8 @@ CELERY_BEAT_SCHEDULE = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"aborted_requests": {"()": "config.log_filters.DropAbortedRequests"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"asyncio": {"filters": ["aborted_requests"]}},
 }

@@ -115,6 +115,8 @@ def wait_healthy(platform: subprocess.Popen[bytes], port: int, log: Path) -> Non
 
 def role_of(process: psutil.Process) -> str:
     argv = " ".join(process.cmdline())
+    if "multiprocessing.resource_tracker" in argv:
+        return "resource_tracker"  # the bot's spawned decision pool keeps one
     for role in ("redis-server", "daphne", "worker", "beat", "runbot"):
         if role in argv:
             return role
@@ -123,8 +125,11 @@ def role_of(process: psutil.Process) -> str:
 
 def family(platform: subprocess.Popen[bytes]) -> list[psutil.Process]:
     """runplatform's descendants, once all are up: Redis, daphne, the worker and its two
-    pool processes (forked a moment after /healthz answers), beat, the bot."""
-    expected = ["beat", "daphne", "redis-server", "runbot", "worker", "worker", "worker"]
+    pool processes (forked a moment after /healthz answers), beat, the bot and the
+    resource tracker its decision pool starts (``bots/runner.py``: a spawned pool's queues
+    register their semaphores with it when the bot starts, at a moment of its own)."""
+    expected = ["beat", "daphne", "redis-server", "resource_tracker", "runbot", "worker",
+                "worker", "worker"]
     deadline = time.monotonic() + START_TIMEOUT_S
     while True:
         processes = psutil.Process(platform.pid).children(recursive=True)
