@@ -115,9 +115,7 @@ def wait_healthy(platform: subprocess.Popen[bytes], port: int, log: Path) -> Non
 
 def role_of(process: psutil.Process) -> str:
     argv = " ".join(process.cmdline())
-    if "multiprocessing.resource_tracker" in argv:
-        return "resource_tracker"  # the bot's spawned decision pool keeps one
-    for role in ("redis-server", "daphne", "worker", "beat", "runbot"):
+    for role in ("redis-server", "daphne", "worker", "beat", "runbot", "resource_tracker"):
         if role in argv:
             return role
     return argv
