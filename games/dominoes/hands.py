@@ -8,18 +8,17 @@ pile's size rule, how a turn's clock starts, its steps' scores and its blocked h
 
 from __future__ import annotations
 
-import random
 from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Protocol
 
 from games.engine.clock import MatchClock
-from games.engine.protocol import HandRollout, Step
+from games.engine.protocol import Step
 from games.engine.stepped import SteppedState
 
 from .actions import first_tile_code
 from .board import Board
-from .rollout import HandEnds, HandPosition, play_hand
+from .rollout import DominoHand, HandEnds
 from .tiles import PLAYABLE_MASK, TILE_COUNT, VALUE_MASK
 
 # Phases both games share (each adds its own).
@@ -91,21 +90,19 @@ class DominoState(SteppedState):
             return [DRAW] if self._may_draw() else []
         return placement_codes(board, tiles_mask)
 
-    def hand_rollout(self, rng: random.Random, explore: float) -> HandRollout | None:
+    def hand_walk(self) -> DominoHand | None:
         if self.phase != PLAY or self._result is not None:
             return None
         ends = self._hand_ends()
         if ends is None:
             return None
         pile, pile_end = self._pile()
-        position = HandPosition(self.board.copy(), list(self.hand_masks), pile, self.draw_pos,
-                                pile_end, self.turn, self.drawn_tile, self.passes_in_row,
-                                list(self._scores_now()))
-        over = play_hand(position, ends, rng, explore)
-        return HandRollout(position.scores, over)
+        return DominoHand(self.board.copy(), list(self.hand_masks), pile, self.draw_pos,
+                          pile_end, self.turn, self.drawn_tile, self.passes_in_row,
+                          list(self._scores_now()), ends)
 
     def _hand_ends(self) -> HandEnds | None:
-        """What this game's hands score, for ``hand_rollout`` (None: not now)."""
+        """What this game's hands score, for ``hand_walk`` (None: not now)."""
         return None
 
     def _pile(self) -> tuple[Sequence[int], int]:

@@ -126,7 +126,40 @@ class GameState(ABC):
         """For a search: the current hand played to its end with the shared playout policy
         (``explore``: the chance of a uniform pick instead of the greedy one), without
         changing this state; None when the state offers no such shortcut, or not now."""
+        walk = self.hand_walk()
+        if walk is None:
+            return None
+        walk.play_out(rng, explore)
+        return HandRollout(walk.scores, walk.game_over)
+
+    def hand_walk(self) -> HandWalk | None:
+        """For a search's tree: a copy of the rest of the current hand that plays step by
+        step without the protocol's checks, clock and records; None when the state offers
+        none, or not now."""
         return None
+
+
+class HandWalk(Protocol):
+    """The rest of a hand, for a search (``GameState.hand_walk``): the same decisions, in
+    the same action codes, as the protocol's, to the end of the hand."""
+
+    codes: list[int]  # the choices of the decision ``decision`` returned
+    scores: list[int]  # as the plugin's ``scores`` gives them
+    game_over: bool  # the game ended within the hand
+
+    def copy(self) -> HandWalk: ...
+
+    def decision(self) -> int | None:
+        """Play the forced steps; the seat that chooses next, None at the hand's end."""
+
+    def play(self, code: int) -> None:
+        """The seat that chooses plays ``code``, one of ``codes``."""
+
+    def points_now(self, code: int) -> int:
+        """What ``code`` would score at once."""
+
+    def play_out(self, rng: random.Random, explore: float) -> None:
+        """Play to the hand's end with the shared playout policy."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,13 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine.plugin import GamePlugin
-from games.engine.protocol import GameState
+from games.engine.protocol import GameState, HandWalk
 
 from .budget import Budget
 from .candidates import considered
 from .drive import Horizon, Policy, apply_legal, to_decision
-from .playout import greedy_policy, immediate_points
-from .reward import MARGIN_SCALE, simulate
+from .playout import GreedyPolicy, greedy_policy, immediate_points
+from .reward import MARGIN_SCALE, rollout_rewards, simulate
 from .worlds import Dealer
 
 EXPLORATION = 0.3  # the UCB constant, for rewards in [0, 1]
@@ -74,7 +74,33 @@ class Node:
 def prior(plugin: GamePlugin, world: GameState, action: int) -> float:
     """The progressive bias of ``action``: its points at once, when they can be told."""
     known = immediate_points(plugin, world, action)
-    return 0.0 if known is None else BIAS * math.tanh(known[0] / MARGIN_SCALE)
+    return 0.0 if known is None else bias_of(known[0])
+
+
+def bias_of(points: int) -> float:
+    return BIAS * math.tanh(points / MARGIN_SCALE)
+
+
+def _select(node: Node, seat: int, actions: list[int], rng: random.Random,
+            bias: Callable[[int], float]) -> tuple[Node, int, bool]:
+    """The child of ``node`` that ``seat`` walks to among ``actions`` (those legal in this
+    world), and its action; True when it was just expanded (the walk stops there)."""
+    children = node.children
+    for action in actions:
+        child = children.get((seat, action))
+        if child is not None:
+            child.availability += 1
+    untried = [a for a in actions if (seat, a) not in children]
+    if untried:
+        biases = {a: bias(a) for a in untried}
+        top = max(biases.values())
+        best = [a for a in untried if biases[a] >= top]
+        action = best[rng.randrange(len(best))]
+        child = children[seat, action] = Node(len(node.totals), biases[action])
+        child.availability = 1
+        return child, action, True
+    action = max(actions, key=lambda a: children[seat, a].score(seat))
+    return children[seat, action], action, False
 
 
 def _descend(plugin: GamePlugin, root: Node, world: GameState, rng: random.Random,
@@ -82,37 +108,32 @@ def _descend(plugin: GamePlugin, root: Node, world: GameState, rng: random.Rando
     """Selection and expansion in one world; returns the path walked (root first)."""
     path = [root]
     node = root
-    seats = world.num_seats
     while (seat := to_decision(plugin, world, rng, horizon)) is not None:
         actions = considered(plugin, world, seat, world.legal_actions(seat))
-        children = node.children
-        for action in actions:
-            child = children.get((seat, action))
-            if child is not None:
-                child.availability += 1
-        untried = [a for a in actions if (seat, a) not in children]
-        if untried:
-            biases = {a: prior(plugin, world, a) for a in untried}
-            top = max(biases.values())
-            best = [a for a in untried if biases[a] >= top]
-            action = best[rng.randrange(len(best))]
-            child = children[seat, action] = Node(seats, biases[action])
-            child.availability = 1
-            apply_legal(world, seat, action)
-            path.append(child)
-            return path
-        action = max(actions, key=lambda a: children[seat, a].score(seat))
-        node = children[seat, action]
+        node, action, expanded = _select(node, seat, actions, rng,
+                                         lambda a: prior(plugin, world, a))
         apply_legal(world, seat, action)
         path.append(node)
+        if expanded:
+            break
     return path
 
 
-def _iterate(plugin: GamePlugin, dealer: Dealer, root: Node, rng: random.Random,
-             horizon: Horizon, before: list[int], policy: Policy) -> None:
-    world = dealer.world(rng)
-    path = _descend(plugin, root, world, rng, horizon)
-    reward = simulate(plugin, world, rng, horizon, policy, before)
+def _descend_hand(root: Node, walk: HandWalk, rng: random.Random) -> list[Node]:
+    """``_descend`` on a hand walk: the same tree and choices, without the protocol."""
+    path = [root]
+    node = root
+    bias = lambda a: bias_of(walk.points_now(a))  # noqa: E731
+    while (seat := walk.decision()) is not None:
+        node, action, expanded = _select(node, seat, walk.codes, rng, bias)
+        walk.play(action)
+        path.append(node)
+        if expanded:
+            break
+    return path
+
+
+def _back_up(path: list[Node], reward: list[float]) -> None:
     for node in path:
         node.visits += 1
         totals = node.totals
@@ -121,8 +142,16 @@ def _iterate(plugin: GamePlugin, dealer: Dealer, root: Node, rng: random.Random,
 
 
 def search(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
-           budget: Budget, policy: Policy | None = None, hands: int = 1) -> Node:
-    """Run the search from ``seat``'s decision in ``state``; returns the root."""
+           budget: Budget, policy: Policy | None = None, hands: int = 1,
+           shortcut: bool = True) -> Node:
+    """Run the search from ``seat``'s decision in ``state``; returns the root.
+
+    Where the search looks to the end of the hand under way with the shared playout
+    policy and the state offers a ``hand_walk`` (both domino games, once a hand is in
+    play), the worlds are hand walks: the same rules, tree and policy without the
+    protocol's checks, clock and records, at about twice the iterations in a given time
+    (tests/search/test_hand_walk.py holds the two ways to each other). ``shortcut``
+    False keeps to the protocol."""
     if state.to_act() != seat or len(state.legal_actions(seat)) < 1:
         raise ValueError(f"seat {seat} has no decision to search")
     policy = policy or greedy_policy(plugin)
@@ -130,9 +159,21 @@ def search(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
     horizon = Horizon(state, hands)
     before = plugin.scores(state)
     dealer = Dealer(plugin, state, seat)
+    start = explore = None
+    if shortcut and isinstance(policy, GreedyPolicy) and hands == 1:
+        start, explore = dealer.start_walk(), policy.explore
     done = 0
     while not budget.spent(done):
-        _iterate(plugin, dealer, root, rng, horizon, before, policy)
+        if start is not None and explore is not None:
+            walk = dealer.walk(start, rng)
+            path = _descend_hand(root, walk, rng)
+            walk.play_out(rng, explore)
+            reward = rollout_rewards(walk.scores, walk.game_over, before)
+        else:
+            world = dealer.world(rng)
+            path = _descend(plugin, root, world, rng, horizon)
+            reward = simulate(plugin, world, rng, horizon, policy, before)
+        _back_up(path, reward)
         done += 1
     return root
 

@@ -100,6 +100,11 @@ def simulate(plugin: GamePlugin, world: GameState, rng: random.Random, horizon: 
     rollout = play_to_horizon(plugin, world, rng, horizon, policy)
     if rollout is None:
         return rewards(plugin, world, before)
-    if rollout.over and world.num_seats > 1:
-        return by_rank(ranks_by_score(rollout.scores))
-    return by_margin(rollout.scores, before)
+    return rollout_rewards(rollout.scores, rollout.over, before)
+
+
+def rollout_rewards(scores: list[int], over: bool, before: Sequence[int]) -> list[float]:
+    """The rewards of a hand played out by the state (``hand_rollout``, ``hand_walk``)."""
+    if over and len(scores) > 1:
+        return by_rank(ranks_by_score(scores))
+    return by_margin(scores, before)

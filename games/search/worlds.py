@@ -24,7 +24,7 @@ import random
 from games.dominoes.hidden import voids
 from games.dominoes.tiles import PLAYABLE_MASK, tiles_in
 from games.engine.plugin import GamePlugin
-from games.engine.protocol import GameState
+from games.engine.protocol import GameState, HandWalk
 
 STOCK_NAMES = ("boneyard", "bazaar")
 GREEDY_TRIES = 40
@@ -85,6 +85,24 @@ class Dealer:
         if self.pile is None:
             return self.plugin.determinize(self.state, self.seat, rng)
         world = quick_copy(self.state)
+        hands, pile = self._deal(rng)
+        world.hand_masks = hands  # type: ignore[attr-defined]
+        setattr(world, self.pile, pile)
+        return world
+
+    def start_walk(self) -> HandWalk | None:
+        """The state's ``hand_walk`` where this dealer can deal it (a domino state)."""
+        return self.state.hand_walk() if self.pile is not None else None
+
+    def walk(self, start: HandWalk, rng: random.Random) -> HandWalk:
+        """A copy of ``start`` (from ``start_walk``) dealt as ``world`` deals the state,
+        with the same random numbers."""
+        walk = start.copy()
+        walk.hands, walk.pile = self._deal(rng)  # type: ignore[attr-defined]
+        return walk
+
+    def _deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """Every seat's hand mask and the pile, the hidden tiles dealt again."""
         for _ in range(GREEDY_TRIES):
             masks = _deal_under(self.pool, self.sizes, self.allowed, rng)
             if masks is not None:
@@ -98,9 +116,7 @@ class Dealer:
             taken |= masks[s]
         rest = [t for t in self.pool if not taken >> t & 1]
         rng.shuffle(rest)
-        world.hand_masks = new_hands  # type: ignore[attr-defined]
-        setattr(world, self.pile, self.drawn_stock + rest)
-        return world
+        return new_hands, self.drawn_stock + rest
 
 
 _SHARED = (int, float, str, bool, type(None), tuple, frozenset)
