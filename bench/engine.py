@@ -12,6 +12,11 @@ Last, for every game whose states play hands out fast for a search
 ways, in one run: ``playout <game>/<seats>: protocol N, shortcut N hands_per_second
 (xR)``, uniform (the protocol's ``play_out`` with the shared policy at ``explore`` 1,
 the worlds copied outside the timing) and with the shared greedy policy.
+
+And the search on such hands: ``search <game>/<seats>: protocol N, walk N
+iterations_per_second (xR)``, hard's tree search (``games/search/ismcts.py``) from the
+same hands' first decisions, through the protocol and on hand walks
+(``GameState.hand_walk``), in one run.
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ import time
 from games import registry
 from games.engine.plugin import GamePlugin
 from games.engine.protocol import GameState
+from games.search.budget import Budget
 from games.search.drive import Horizon, play_out, to_decision
+from games.search.ismcts import search
 from games.search.playout import GreedyPolicy
 from games.spectacular_bid import actions as A
 from games.spectacular_bid.state import Deal, Match
@@ -156,6 +163,25 @@ def measure_playouts(plugin: GamePlugin, starts: list[GameState], explore: float
     return protocol, hands / (time.perf_counter() - begin)
 
 
+def measure_search(plugin: GamePlugin, starts: list[GameState], seconds: float,
+                   iterations: int = 100) -> tuple[float, float]:
+    """Search iterations per second from ``starts``: through the protocol, then on walks."""
+    rates = []
+    for shortcut in (False, True):
+        rng = random.Random(6)
+        done = 0
+        begin = time.perf_counter()
+        while time.perf_counter() - begin < seconds:
+            for start in starts:
+                seat = start.to_act()
+                assert seat is not None
+                search(plugin, start, seat, rng, Budget(iterations=iterations),
+                       shortcut=shortcut)
+                done += iterations
+        rates.append(done / (time.perf_counter() - begin))
+    return rates[0], rates[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
@@ -179,6 +205,9 @@ def main() -> None:
                 slow, fast = measure_playouts(plugin, starts, explore, args.seconds / 3)
                 print(f"playout {plugin.key}/{seats} {name}: protocol {slow:.0f}, "
                       f"shortcut {fast:.0f} hands_per_second (x{fast / slow:.1f})")
+            slow, fast = measure_search(plugin, starts[:20], args.seconds / 3)
+            print(f"search {plugin.key}/{seats}: protocol {slow:.0f}, walk {fast:.0f} "
+                  f"iterations_per_second (x{fast / slow:.1f})")
 
 
 def _plays_hands_out(plugin: GamePlugin, seats: int) -> bool:

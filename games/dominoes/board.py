@@ -91,10 +91,15 @@ class Board:
         if not self.links:
             return 2 * LO[tile] if IS_DOUBLE[tile] else LO[tile] + HI[tile]
         value = self._value_at(target, port)
-        total = self.ends_sum - self._loss_when_covered(target, port, value)
+        total = self.sum_covering(target, port, value)
         if IS_DOUBLE[tile]:
             return total + 2 * value
         return total + (HI[tile] if LO[tile] == value else LO[tile])
+
+    def sum_covering(self, target: int, port: int, value: int) -> int:
+        """The counting-ends sum once the open place (target, port) of ``value`` is
+        covered, before the covering tile's own free end counts."""
+        return self.ends_sum - self._loss_when_covered(target, port, value)
 
     # -- changes -----------------------------------------------------------------
 

@@ -76,14 +76,17 @@ def _greedy(board: Board, tiles: int) -> int:
             if points > best_points or (points == best_points and pips > best_pips):
                 best_points, best_pips, chosen = points, pips, first_tile_code(tile)
         return chosen
-    sum_after = board.sum_after
     for target, port, value in board.places:
         candidates = tiles & VALUE_MASK[value]
+        if not candidates:
+            continue
+        covered = board.sum_covering(target, port, value)
         while candidates:
             low = candidates & -candidates
             tile = low.bit_length() - 1
             candidates ^= low
-            total = sum_after(tile, target, port)
+            # The tile's free end: both halves of a double, else the half not matched.
+            total = covered + (2 * value if IS_DOUBLE[tile] else PIPS[tile] - value)
             points = total if total > 0 and total % 5 == 0 else 0
             pips = PIPS[tile]
             if points > best_points or (points == best_points and pips > best_pips):

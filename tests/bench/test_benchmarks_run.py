@@ -39,7 +39,8 @@ RUNS = [
           r"^fives/4: games_per_second [\d.]+, hands_per_second \d+$",
           r"^dice/1: games_per_second [\d.]+, hands_per_second \d+$",
           r"^playout fives/2 greedy: protocol \d+, shortcut \d+ hands_per_second "
-          r"\(x[\d.]+\)$"),
+          r"\(x[\d.]+\)$",
+          r"^search fives/4: protocol \d+, walk \d+ iterations_per_second \(x[\d.]+\)$"),
          services=False),
     Tiny("bench.dice", ("--games", "20"), False, (r"decisions", r"mean"), services=False),
     Tiny("bench.dice", ("--table", "3"), False,
