@@ -149,7 +149,7 @@ def search(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
     Where the search looks to the end of the hand under way with the shared playout
     policy and the state offers a ``hand_walk`` (both domino games, once a hand is in
     play), the worlds are hand walks: the same rules, tree and policy without the
-    protocol's checks, clock and records, at about twice the iterations in a given time
+    protocol's checks, clock and records, at 1.4 to 2 times the iterations in a given time
     (tests/search/test_hand_walk.py holds the two ways to each other). ``shortcut``
     False keeps to the protocol."""
     if state.to_act() != seat or len(state.legal_actions(seat)) < 1:
