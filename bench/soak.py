@@ -170,7 +170,7 @@ class Sampler:
         inode_of_port = client_sockets(self.pg_port)
         owner_of_inode = {inode: name for name, pids in holders.items()
                           for pid in pids for inode in socket_inodes(pid)}
-        counts: dict[str, int] = {}
+        counts = dict.fromkeys(holders, 0)  # a process without a connection now shows 0
         for _, port in backends:
             owner = owner_of_inode.get(inode_of_port.get(port or -1, -1), "other")
             counts[owner] = counts.get(owner, 0) + 1

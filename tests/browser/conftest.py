@@ -20,6 +20,8 @@ Viewport = tuple[int, int]
 DESKTOP: Viewport = (1280, 900)
 
 # A call of the public API from the page, with its session and CSRF token: [status, JSON].
+NAVIGATION_RETRIES = 3  # reads of a page that is navigating by itself
+
 FETCH_JSON = """async ([method, path, body]) => {
     const m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
     const headers = {"X-CSRFToken": m ? decodeURIComponent(m[1]) : "",
@@ -136,7 +138,18 @@ class Player:
                                     timeout=timeout_ms)
 
     def csp_violations(self) -> list[str]:
-        """The CSP violations of the page now shown (the list starts again on navigation)."""
+        """The CSP violations of the page now shown (the list starts again on navigation:
+        a page that moves on by itself, as a tournament's page to a player's new game,
+        is read once it has loaded)."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        for _ in range(NAVIGATION_RETRIES):
+            try:
+                return list(self.page.evaluate("() => window.__csp || []"))
+            except PlaywrightError as error:
+                if "context was destroyed" not in str(error):
+                    raise
+                self.page.wait_for_load_state()
         return list(self.page.evaluate("() => window.__csp || []"))
 
     def collect(self) -> None:
