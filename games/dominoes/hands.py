@@ -18,8 +18,8 @@ from games.engine.stepped import SteppedState
 
 from .actions import first_tile_code
 from .board import Board
-from .rollout import DominoHand, HandEnds
-from .tiles import PLAYABLE_MASK, TILE_COUNT, VALUE_MASK
+from .rollout import DominoHand, HandEnds, placement_codes
+from .tiles import PLAYABLE_MASK, TILE_COUNT
 
 # Phases both games share (each adds its own).
 DEAL = "deal"  # waiting for the next deal (a chance outcome)
@@ -38,18 +38,6 @@ class EndedHand(Protocol):
     final_hands: tuple[int, ...] | None
     final_board: Board | None
     final_moves: list[Step] | None
-
-
-def placement_codes(board: Board, tiles_mask: int) -> list[int]:
-    """Every placement of the tiles in ``tiles_mask`` on an open place of ``board``."""
-    codes = []
-    for target, port, value in board.places:
-        candidates = tiles_mask & VALUE_MASK[value]
-        while candidates:
-            low = candidates & -candidates
-            codes.append((low.bit_length() - 1) << 8 | target << 3 | port)
-            candidates ^= low
-    return codes
 
 
 class DominoState(SteppedState):

@@ -46,18 +46,23 @@ class HandEnds(Protocol):
         """Every seat passed in succession."""
 
 
-def _placements(board: Board, tiles: int) -> list[int]:
-    """The engine's order of placements (``hands.placement_codes``)."""
-    if not board.links:
-        return [first_tile_code(t) for t in range(28) if tiles >> t & 1]
+def placement_codes(board: Board, tiles_mask: int) -> list[int]:
+    """Every placement of the tiles in ``tiles_mask`` on an open place of ``board``."""
     codes = []
     for target, port, value in board.places:
-        candidates = tiles & VALUE_MASK[value]
+        candidates = tiles_mask & VALUE_MASK[value]
         while candidates:
             low = candidates & -candidates
             codes.append((low.bit_length() - 1) << 8 | target << 3 | port)
             candidates ^= low
     return codes
+
+
+def _placements(board: Board, tiles: int) -> list[int]:
+    """The engine's order of placements, a hand's lead included."""
+    if not board.links:
+        return [first_tile_code(t) for t in range(28) if tiles >> t & 1]
+    return placement_codes(board, tiles)
 
 
 def _greedy(board: Board, tiles: int) -> int:

@@ -19,9 +19,9 @@ from tests.conftest import ARTIFACTS
 Viewport = tuple[int, int]
 DESKTOP: Viewport = (1280, 900)
 
-# A call of the public API from the page, with its session and CSRF token: [status, JSON].
 NAVIGATION_RETRIES = 3  # reads of a page that is navigating by itself
 
+# A call of the public API from the page, with its session and CSRF token: [status, JSON].
 FETCH_JSON = """async ([method, path, body]) => {
     const m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
     const headers = {"X-CSRFToken": m ? decodeURIComponent(m[1]) : "",
