@@ -225,6 +225,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# The test run (config/testrun.py, and every process it starts) hashes passwords with a
+# fast hasher, as Django's docs advise for tests: PBKDF2's million rounds cost 0.3 s a
+# sign-in on a CI core, and the suite signs in and up hundreds of times. Never set it
+# in production.
+if os.environ.get("TEST_FAST_PASSWORD_HASHER") == "1":
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
 # Accounts (django-allauth): e-mail verification, rate limits on.
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]

@@ -28,6 +28,8 @@ def main() -> int:
     # One key for the whole run: the test process signs sessions that the daphne it starts
     # (each with a VAR_DIR of its own, so another var/secret_key) must read.
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    # Passwords hashed fast (config/settings.py): a sign-in costs a millisecond, not 0.3 s.
+    os.environ.setdefault("TEST_FAST_PASSWORD_HASHER", "1")
     handle = ensure_redis_url()
     import pytest
 

@@ -42,7 +42,8 @@ SETTINGS_SCRIPT = """
 import hashlib, json
 from django.conf import settings
 print("RESULT " + json.dumps({"debug": settings.DEBUG, "email": settings.EMAIL_BACKEND,
-      "key": hashlib.sha256(settings.SECRET_KEY.encode()).hexdigest()}))
+      "key": hashlib.sha256(settings.SECRET_KEY.encode()).hexdigest(),
+      "hasher": settings.PASSWORD_HASHERS[0]}))
 """
 
 
@@ -60,7 +61,7 @@ def fresh_env(var_dir: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("DEBUG", "SECRET_KEY", "EMAIL_BACKEND", "EMAIL_HOST", "DATABASE_URL",
                         "REDIS_URL", "TEST_FIXED_DEALS", "ACCOUNT_EMAIL_VERIFICATION",
-                        "PLATFORM_EXTRA_GAMES")}
+                        "PLATFORM_EXTRA_GAMES", "TEST_FAST_PASSWORD_HASHER")}
     env.update(VAR_DIR=str(var_dir), LOG_LEVEL="ERROR", PYTHONUNBUFFERED="1", **extra)
     return env
 
@@ -83,6 +84,8 @@ def read_settings(env: dict[str, str]) -> dict[str, Any]:
 def test_debug_is_off_unless_asked_and_the_key_is_made_once(tmp_path: Path) -> None:
     first = read_settings(fresh_env(tmp_path))
     assert first["debug"] is False
+    # The fast hasher is the test run's alone (config/testrun.py).
+    assert first["hasher"] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
     key_file = tmp_path / "secret_key"
     assert key_file.stat().st_mode & 0o777 == 0o600
     assert len(key_file.read_text().strip()) >= 50
