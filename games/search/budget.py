@@ -8,16 +8,25 @@ replays can drive time by hand.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 DEFAULT_ITERATIONS = 200
+# A search on a deadline stops early enough that its decision is made by then: two of its
+# mean iterations before it (the one under way ends inside it), and a share of the time
+# it has run for what follows the loop (its tree, one node an iteration, is freed as it
+# returns: 0.25 ms after 100 ms at four seats of Fives). Without them the 95th percentile
+# of a 100 ms decision was 100.5 ms there.
+RESERVE_ITERATIONS = 2.0
+RESERVE_SHARE = 0.01
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Budget:
     iterations: int | None = None
     deadline: float | None = None
     now: Callable[[], float] | None = None
+    # When the search began (its first ``spent(0)``): the mean iteration is read from it.
+    started: float | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.deadline is not None and self.now is None:
@@ -34,12 +43,21 @@ class Budget:
         return cls(iterations, deadline, now)
 
     def spent(self, done: int) -> bool:
-        """Whether a search that has run ``done`` iterations must stop (one always runs)."""
+        """Whether a search that has run ``done`` iterations must stop (one always runs).
+        On a deadline: once the reserve (see ``RESERVE_ITERATIONS``) would pass it."""
         if done < 1:
+            if self.now is not None and self.deadline is not None and self.started is None:
+                self.started = self.now()
             return False
         if self.iterations is not None and done >= self.iterations:
             return True
-        return self.deadline is not None and self.now is not None and self.now() >= self.deadline
+        if self.deadline is None or self.now is None:
+            return False
+        now = self.now()
+        if self.started is None:
+            return now >= self.deadline
+        ran = now - self.started
+        return now + RESERVE_ITERATIONS * ran / done + RESERVE_SHARE * ran >= self.deadline
 
     def share(self, fraction: float, time_fraction: float | None = None) -> Budget:
         """A smaller budget: a fraction of the iterations, and of the time left
