@@ -16,10 +16,9 @@ from games.engine.clock import MatchClock
 from games.engine.protocol import Step
 from games.engine.stepped import SteppedState
 
-from .actions import first_tile_code
 from .board import Board
-from .rollout import DominoHand, HandEnds, placement_codes
-from .tiles import PLAYABLE_MASK, TILE_COUNT
+from .rollout import DominoHand, HandEnds, lead_codes, placement_codes
+from .tiles import PLAYABLE_MASK
 
 # Phases both games share (each adds its own).
 DEAL = "deal"  # waiting for the next deal (a chance outcome)
@@ -72,7 +71,7 @@ class DominoState(SteppedState):
         if self.drawn_tile >= 0:
             return placement_codes(board, 1 << self.drawn_tile)
         if board.is_empty:
-            return [first_tile_code(t) for t in range(TILE_COUNT) if self.hand_masks[seat] >> t & 1]
+            return lead_codes(self.hand_masks[seat])
         tiles_mask = self.hand_masks[seat] & PLAYABLE_MASK[board.open_values]
         if not tiles_mask:
             return [DRAW] if self._may_draw() else []

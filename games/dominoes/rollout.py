@@ -28,7 +28,7 @@ from typing import Protocol
 
 from .actions import first_tile_code
 from .board import NO_TILE, Board
-from .tiles import IS_DOUBLE, LO, PIPS, PLAYABLE_MASK, VALUE_MASK
+from .tiles import IS_DOUBLE, LO, PIPS, PLAYABLE_MASK, TILE_COUNT, VALUE_MASK
 
 
 class HandEnds(Protocol):
@@ -58,10 +58,15 @@ def placement_codes(board: Board, tiles_mask: int) -> list[int]:
     return codes
 
 
+def lead_codes(tiles_mask: int) -> list[int]:
+    """Every lead of a hand (the board empty) with the tiles in ``tiles_mask``."""
+    return [first_tile_code(t) for t in range(TILE_COUNT) if tiles_mask >> t & 1]
+
+
 def _placements(board: Board, tiles: int) -> list[int]:
     """The engine's order of placements, a hand's lead included."""
     if not board.links:
-        return [first_tile_code(t) for t in range(28) if tiles >> t & 1]
+        return lead_codes(tiles)
     return placement_codes(board, tiles)
 
 
