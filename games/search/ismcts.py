@@ -86,11 +86,13 @@ def _select(node: Node, seat: int, actions: list[int], rng: random.Random,
     """The child of ``node`` that ``seat`` walks to among ``actions`` (those legal in this
     world), and its action; True when it was just expanded (the walk stops there)."""
     children = node.children
+    untried = []
     for action in actions:
         child = children.get((seat, action))
-        if child is not None:
+        if child is None:
+            untried.append(action)
+        else:
             child.availability += 1
-    untried = [a for a in actions if (seat, a) not in children]
     if untried:
         biases = {a: bias(a) for a in untried}
         top = max(biases.values())

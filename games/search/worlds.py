@@ -22,7 +22,7 @@ import copy
 import random
 
 from games.dominoes.hidden import voids
-from games.dominoes.tiles import PLAYABLE_MASK, tiles_in
+from games.dominoes.tiles import PLAYABLE_MASK, mask_of, tiles_in
 from games.engine.plugin import GamePlugin
 from games.engine.protocol import GameState, HandWalk
 
@@ -37,23 +37,38 @@ def stock_name(state: GameState) -> str | None:
     return next((name for name in STOCK_NAMES if hasattr(state, name)), None)
 
 
+def slack(pool: list[int], sizes: dict[int, int], allowed: dict[int, int]) -> dict[int, int]:
+    """Per hidden seat, how many more tiles of ``pool`` it may hold than it must."""
+    pool_mask = mask_of(pool)
+    return {s: (allowed[s] & pool_mask).bit_count() - sizes[s] for s in sizes}
+
+
 def _deal_under(pool: list[int], sizes: dict[int, int], allowed: dict[int, int],
-                rng: random.Random) -> dict[int, int] | None:
+                room_left: dict[int, int], rng: random.Random) -> dict[int, int] | None:
     """Hand masks for the hidden seats from ``pool`` (the rest is the stock), each seat
-    taking only tiles in its ``allowed`` mask; None when this random try got stuck."""
+    taking only tiles in its ``allowed`` mask; None when this random try got stuck. The
+    seats with the least ``room_left`` (``slack``) choose first, each taking its first
+    allowed tiles in a shuffled order of the pool."""
     left = list(pool)
     rng.shuffle(left)
     masks: dict[int, int] = {}
-    order = sorted(sizes, key=lambda s: (sum(allowed[s] >> t & 1 for t in left) - sizes[s],
-                                         rng.random()))
+    order = sorted(sizes, key=lambda s: (room_left[s], rng.random()))
+    taken = 0
     for seat in order:
-        fits = [t for t in left if allowed[seat] >> t & 1]
-        if len(fits) < sizes[seat]:
+        room = allowed[seat] & ~taken
+        need = sizes[seat]
+        mask = count = 0
+        if need:
+            for tile in left:
+                if room >> tile & 1:
+                    mask |= 1 << tile
+                    count += 1
+                    if count == need:
+                        break
+        if count < need:
             return None
-        chosen = fits[:sizes[seat]]
-        masks[seat] = sum(1 << t for t in chosen)
-        taken = set(chosen)
-        left = [t for t in left if t not in taken]
+        masks[seat] = mask
+        taken |= mask
     return masks
 
 
@@ -79,6 +94,7 @@ class Dealer:
         self.pool += stock[drawn:]
         self.sizes = {s: bin(hands[s] & ~self.fixed[s]).count("1") for s in self.hidden}
         self.allowed = {s: ~PLAYABLE_MASK[empty_of[s]] & ((1 << 28) - 1) for s in self.hidden}
+        self.slack = slack(self.pool, self.sizes, self.allowed)
 
     def world(self, rng: random.Random) -> GameState:
         """A copy of the state that the seat cannot tell from it."""
@@ -104,7 +120,7 @@ class Dealer:
     def _deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
         """Every seat's hand mask and the pile, the hidden tiles dealt again."""
         for _ in range(GREEDY_TRIES):
-            masks = _deal_under(self.pool, self.sizes, self.allowed, rng)
+            masks = _deal_under(self.pool, self.sizes, self.allowed, self.slack, rng)
             if masks is not None:
                 break
         else:  # the true deal always fits
