@@ -183,7 +183,8 @@ def search(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
     False keeps to the protocol. On walks the root is searched in rounds (see the
     module); ``rounds`` False deals a world for every iteration, as the protocol's way
     does."""
-    if state.to_act() != seat or len(state.legal_actions(seat)) < 1:
+    choices = len(state.legal_actions(seat))
+    if state.to_act() != seat or choices < 1:
         raise ValueError(f"seat {seat} has no decision to search")
     policy = policy or greedy_policy(plugin)
     root = Node(state.num_seats)
@@ -200,7 +201,8 @@ def search(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
     # Duplicate matches, hard vs easy, the same seeds both ways: at 300 iterations a
     # decision Fives for two 0.73 -> 0.76 (500 pairs), for four 0.70 -> 0.76 (100),
     # Spectacular Bid 0.77 -> 0.77 (500); at 100 ms Fives for four 0.71 -> 0.72 (300).
-    dealt = start if rounds else None
+    # (A single legal action is played by the walk as a forced step: no rounds of one.)
+    dealt = start if rounds and choices > 1 else None
     round_left: list[int] = []
     seed = 0
     while not budget.spent(done):

@@ -20,6 +20,8 @@ from games import registry
 from games.dice import actions as DA
 from games.engine.plugin import GamePlugin
 from games.search import choose, evaluate
+from games.search.budget import Budget
+from games.search.ismcts import search
 from games.search.candidates import bid_amount, payment
 from games.search.playout import immediate_points
 
@@ -158,3 +160,20 @@ def test_a_hand_is_searched_in_rounds_of_every_root_action(key: str, seats: int)
             if checked == 5:
                 return
     raise AssertionError(f"only {checked} positions in a hand with three choices found")
+
+
+def test_a_single_legal_play_is_searched_too() -> None:
+    """A seat with one legal action (say, a tile it drew that fits only once): the
+    search still runs; no round of one."""
+    plugin = registry.game("fives")
+    for seed in range(50):
+        state = random_position(plugin, 2, seed, 4).state
+        rng = random.Random(seed)
+        while state.result is None and (seat := state.to_act()) is not None:
+            legal = state.legal_actions(seat)
+            if len(legal) == 1 and state.hand_walk() is not None:
+                root = search(plugin, state, seat, rng, Budget(iterations=5))
+                assert root.visits == 5
+                return
+            state.apply(seat, rng.choice(legal), 0)
+    raise AssertionError("no position with a single legal action found")
