@@ -21,8 +21,8 @@ from games.dice import actions as DA
 from games.engine.plugin import GamePlugin
 from games.search import choose, evaluate
 from games.search.budget import Budget
-from games.search.ismcts import search
 from games.search.candidates import bid_amount, payment
+from games.search.ismcts import search
 from games.search.playout import immediate_points
 
 from .positions import random_position
