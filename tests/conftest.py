@@ -47,6 +47,37 @@ def _fast_players_command_budget(settings: Any) -> None:
         setattr(settings, name, value)
 
 
+FLUSH_TRIES = 10
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_outlasts_a_deadlock() -> Iterator[None]:
+    """The flush after a transactional test truncates every table while the live stack's
+    processes may still be at work on them (a computer player, a tournament's tasks):
+    PostgreSQL then may break a deadlock by cancelling the flush. Tried again, it goes
+    through once the other transaction has ended."""
+    import time
+
+    from django.db import OperationalError
+    from django.db.backends.base.operations import BaseDatabaseOperations
+
+    flush = BaseDatabaseOperations.execute_sql_flush
+
+    def patient_flush(ops: BaseDatabaseOperations, sql_list: list[str]) -> None:
+        for attempt in range(FLUSH_TRIES):
+            try:
+                flush(ops, sql_list)
+                return
+            except OperationalError as error:
+                if "deadlock detected" not in str(error) or attempt == FLUSH_TRIES - 1:
+                    raise
+                time.sleep(0.2)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(BaseDatabaseOperations, "execute_sql_flush", patient_flush)
+        yield
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> str:
     from django.conf import settings
