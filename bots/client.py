@@ -31,6 +31,10 @@ JSON = dict[str, Any]
 # tries (the first try is at once: a proxy routes it to a live process straight away).
 RECONNECT_FOR_S = 30.0
 RECONNECT_PAUSES_S = (0.05, 0.1, 0.2, 0.4, 0.8, 1.0)
+# A command unanswered this long may have been dropped (a socket's flood guard drops a
+# message without a word): ``sync`` sends it again, with its id, which the server answers
+# again and never applies twice (docs/api.md).
+RESEND_AFTER_S = 2.5
 # Handshake answers that a retry cannot change: no such match, not allowed, bad token.
 FINAL_STATUSES = frozenset({400, 401, 403, 404})
 
@@ -97,6 +101,7 @@ class MatchConnection:
         self.version = 0
         self.acted_version = -1  # the state version our last command answered
         self.awaiting_result = False
+        self._in_flight: tuple[str, str, float] | None = None  # id, text, when sent
         self._ids = itertools.count(1)
 
     async def connect(self) -> None:
@@ -140,6 +145,7 @@ class MatchConnection:
         # that the server sends first on the new one.
         self.awaiting_result = False
         self.acted_version = -1
+        self._in_flight = None
         self.outages.append((dropped, time.time()))
 
     async def receive(self, timeout: float | None = None) -> JSON:
@@ -164,6 +170,7 @@ class MatchConnection:
             pass  # our seed's answer: nothing to decide on
         elif kind == "result":
             self.awaiting_result = False
+            self._in_flight = None
             # Whether applied or refused, decide next on a state at least this new:
             # the server was at this version when it answered.
             answered = int(message.get("version", 0))
@@ -178,8 +185,10 @@ class MatchConnection:
         message_id = message_id or f"c{next(self._ids)}"
         self.acted_version = self.version
         self.awaiting_result = True
-        await self._send(orjson.dumps({"type": "command", "action": action,
-                                       "version": self.version, "id": message_id}).decode())
+        text = orjson.dumps({"type": "command", "action": action, "version": self.version,
+                             "id": message_id}).decode()
+        self._in_flight = (message_id, text, time.monotonic())
+        await self._send(text)
         return message_id
 
     async def _seed_if_open(self, state: JSON) -> None:
@@ -192,6 +201,12 @@ class MatchConnection:
                                            "id": SEED_MESSAGE_ID}).decode())
 
     async def sync(self) -> None:
+        """Ask for a fresh snapshot; first send again a command long unanswered."""
+        if (self.awaiting_result and self._in_flight is not None
+                and time.monotonic() - self._in_flight[2] >= RESEND_AFTER_S):
+            message_id, text, _sent = self._in_flight
+            self._in_flight = (message_id, text, time.monotonic())
+            await self._send(text)
         await self._send('{"type": "sync"}')
 
     async def _send(self, text: str) -> None:
@@ -206,6 +221,7 @@ class MatchConnection:
             if self.ws is not ws:  # reopened meanwhile: decide again on its snapshot
                 self.awaiting_result = False
                 self.acted_version = -1
+                self._in_flight = None
 
     def view_to_act_on(self) -> JSON | None:
         """The newest view, if it is newer than what our last command answered.

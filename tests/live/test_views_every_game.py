@@ -50,7 +50,11 @@ async def _play(conn: MatchConnection, plugin: Any, rng: random.Random, log: lis
         action = plugin.bot_action(view, rng) if view is not None else None
         if action is not None:
             await conn.send_command(action)
-    raise TimeoutError("the match did not end in time")
+    # What this socket last knew, so that a hang says where it stood.
+    last = [(m.get("type"), m.get("version"), m.get("code")) for m in log[-6:]]
+    raise TimeoutError(f"the match did not end in time: version {conn.version}, acted on "
+                       f"{conn.acted_version}, awaiting a result {conn.awaiting_result}, "
+                       f"last messages {last}")
 
 
 def _states_by_version(match: Match) -> dict[int, Any]:

@@ -324,6 +324,41 @@ def test_a_ctrl_c_while_make_run_starts_stops_quietly(
     assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
 
 
+# A stop that lands while a class is being defined: Python wraps what ``__set_name__``
+# raises (the handler's SystemExit) in a RuntimeError, as CI saw when a Ctrl-C came
+# while twisted defined a class; and a stop that the interrupted code catches and drops.
+STOP_INSIDE_SCRIPT = """
+import os, signal, run
+def interrupted():
+    run._install_stop_handlers()
+    class Descriptor:
+        def __set_name__(self, owner, name):
+            os.kill(os.getpid(), signal.SIGINT)
+            sum(range(100_000))
+    class Owner:
+        field = Descriptor()
+    print("not stopped")
+def swallowed():
+    run._install_stop_handlers()
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        sum(range(100_000))
+    except BaseException:
+        pass
+    run._stop_if_asked()
+    print("not stopped")
+run.main = {which}
+run.entry()
+"""
+
+
+@pytest.mark.parametrize("which", ["interrupted", "swallowed"])
+def test_a_stop_wrapped_or_swallowed_on_its_way_up_is_still_a_quiet_stop(which: str) -> None:
+    ran = subprocess.run([sys.executable, "-c", STOP_INSIDE_SCRIPT.format(which=which)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (ran.returncode, ran.stdout, ran.stderr) == (128 + signal.SIGINT, "", "\nstopped\n")
+
+
 def test_make_run_serves_its_pages_and_static_files_with_debug_off(
         tmp_path: Path, leftovers: list[psutil.Process]) -> None:
     port = free_port()
