@@ -100,8 +100,7 @@ class MatchConnection:
         self.state: JSON | None = None
         self.version = 0
         self.acted_version = -1  # the state version our last command answered
-        self.awaiting_result = False
-        self._in_flight: tuple[str, str, float] | None = None  # id, text, when sent
+        self._in_flight: tuple[str, float] | None = None  # our unanswered command, when sent
         self._ids = itertools.count(1)
 
     async def connect(self) -> None:
@@ -143,9 +142,8 @@ class MatchConnection:
                 await asyncio.sleep(pause * random.uniform(0.5, 1.0))
         # A command in flight went down with the old socket: decide again on the snapshot
         # that the server sends first on the new one.
-        self.awaiting_result = False
-        self.acted_version = -1
         self._in_flight = None
+        self.acted_version = -1
         self.outages.append((dropped, time.time()))
 
     async def receive(self, timeout: float | None = None) -> JSON:
@@ -160,7 +158,7 @@ class MatchConnection:
         message: JSON = orjson.loads(raw)  # a quarter of a busy client's time with json
         kind = message.get("type")
         if kind == "error" and message.get("code") == "rate_limited":
-            self.awaiting_result = False  # the command was dropped: decide again
+            self._in_flight = None  # the command was dropped: decide again
             self.acted_version = -1
         if kind == "state" and message.get("version", 0) >= self.version:
             self.state = message
@@ -169,7 +167,6 @@ class MatchConnection:
         elif kind == "result" and message.get("id") == SEED_MESSAGE_ID:
             pass  # our seed's answer: nothing to decide on
         elif kind == "result":
-            self.awaiting_result = False
             self._in_flight = None
             # Whether applied or refused, decide next on a state at least this new:
             # the server was at this version when it answered.
@@ -184,10 +181,9 @@ class MatchConnection:
     async def send_command(self, action: JSON, message_id: str | None = None) -> str:
         message_id = message_id or f"c{next(self._ids)}"
         self.acted_version = self.version
-        self.awaiting_result = True
         text = orjson.dumps({"type": "command", "action": action, "version": self.version,
                              "id": message_id}).decode()
-        self._in_flight = (message_id, text, time.monotonic())
+        self._in_flight = (text, time.monotonic())
         await self._send(text)
         return message_id
 
@@ -202,10 +198,9 @@ class MatchConnection:
 
     async def sync(self) -> None:
         """Ask for a fresh snapshot; first send again a command long unanswered."""
-        if (self.awaiting_result and self._in_flight is not None
-                and time.monotonic() - self._in_flight[2] >= RESEND_AFTER_S):
-            message_id, text, _sent = self._in_flight
-            self._in_flight = (message_id, text, time.monotonic())
+        if self._in_flight is not None and time.monotonic() - self._in_flight[1] >= RESEND_AFTER_S:
+            text = self._in_flight[0]
+            self._in_flight = (text, time.monotonic())
             await self._send(text)
         await self._send('{"type": "sync"}')
 
@@ -219,9 +214,17 @@ class MatchConnection:
             if not self._may_reopen(closed):
                 raise
             if self.ws is not ws:  # reopened meanwhile: decide again on its snapshot
-                self.awaiting_result = False
-                self.acted_version = -1
                 self._in_flight = None
+                self.acted_version = -1
+
+    @property
+    def awaiting_result(self) -> bool:
+        """A command of ours is unanswered."""
+        return self._in_flight is not None
+
+    def forget_command(self) -> None:
+        """Take the unanswered command as dropped: decide again, and never send it again."""
+        self._in_flight = None
 
     def view_to_act_on(self) -> JSON | None:
         """The newest view, if it is newer than what our last command answered.

@@ -69,7 +69,10 @@ def _flush_outlasts_a_deadlock() -> Iterator[None]:
                 flush(ops, sql_list)
                 return
             except OperationalError as error:
-                if "deadlock detected" not in str(error) or attempt == FLUSH_TRIES - 1:
+                # By SQLSTATE (deadlock_detected), not the server's message, which follows
+                # its lc_messages.
+                deadlock = getattr(error.__cause__, "sqlstate", None) == "40P01"
+                if not deadlock or attempt == FLUSH_TRIES - 1:
                     raise
                 time.sleep(0.2)
 

@@ -186,13 +186,13 @@ async def play_greedy(conn: Any, stop: Any, timeout: float = 45) -> JSON:
         try:
             message = await conn.receive(timeout=1.5)
         except TimeoutError:
-            conn.awaiting_result = False  # a command without an answer was dropped
+            conn.forget_command()  # a command without an answer was dropped
             acted = -1
             await conn.sync()
             continue
         kind = message.get("type")
         if kind == "error":  # rate_limited: the message was dropped
-            conn.awaiting_result = False
+            conn.forget_command()
             acted = -1
             await asyncio.sleep(0.5)
             await conn.sync()
