@@ -142,8 +142,7 @@ class MatchConnection:
                 await asyncio.sleep(pause * random.uniform(0.5, 1.0))
         # A command in flight went down with the old socket: decide again on the snapshot
         # that the server sends first on the new one.
-        self._in_flight = None
-        self.acted_version = -1
+        self._decide_again()
         self.outages.append((dropped, time.time()))
 
     async def receive(self, timeout: float | None = None) -> JSON:
@@ -158,8 +157,7 @@ class MatchConnection:
         message: JSON = orjson.loads(raw)  # a quarter of a busy client's time with json
         kind = message.get("type")
         if kind == "error" and message.get("code") == "rate_limited":
-            self._in_flight = None  # the command was dropped: decide again
-            self.acted_version = -1
+            self._decide_again()  # the command was dropped
         if kind == "state" and message.get("version", 0) >= self.version:
             self.state = message
             self.version = message["version"]
@@ -214,8 +212,7 @@ class MatchConnection:
             if not self._may_reopen(closed):
                 raise
             if self.ws is not ws:  # reopened meanwhile: decide again on its snapshot
-                self._in_flight = None
-                self.acted_version = -1
+                self._decide_again()
 
     @property
     def awaiting_result(self) -> bool:
@@ -225,6 +222,12 @@ class MatchConnection:
     def forget_command(self) -> None:
         """Take the unanswered command as dropped: decide again, and never send it again."""
         self._in_flight = None
+
+    def _decide_again(self) -> None:
+        """Our command is lost (dropped, or gone with a socket): forget it, and act next on
+        whatever view comes."""
+        self._in_flight = None
+        self.acted_version = -1
 
     def view_to_act_on(self) -> JSON | None:
         """The newest view, if it is newer than what our last command answered.
