@@ -82,6 +82,17 @@ def _flush_outlasts_a_deadlock() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: Any) -> Iterator[None]:
+    """pytest-django's, and before the test database is dropped: the match-writer threads
+    of the consumers that ran in this process stopped and their connections closed
+    (PostgreSQL would refuse to drop a database still in use)."""
+    yield
+    from games.reads.db_calls import stop_writers
+
+    stop_writers()
+
+
+@pytest.fixture(scope="session")
 def redis_url() -> str:
     from django.conf import settings
 

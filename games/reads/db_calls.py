@@ -21,11 +21,13 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from django.db import InterfaceError, OperationalError, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 T = TypeVar("T")
 # A few threads: while one waits on PostgreSQL (a commit's WAL flush), another can run.
 WRITER_THREADS = int(os.environ.get("WRITER_THREADS", "4"))
 _executor: ThreadPoolExecutor | None = None
+_writer_connections: list[BaseDatabaseWrapper] = []  # each writer thread's own
 
 
 def tidy_connections() -> None:
@@ -56,10 +58,31 @@ async def run_in_writer(func: Callable[..., T], *args: Any) -> T:
     """``func(*args)`` on a writer thread, in a copy of the caller's context (the outbox)."""
     global _executor
     if _executor is None:
-        _executor = ThreadPoolExecutor(WRITER_THREADS, thread_name_prefix="match-writer")
+        _executor = ThreadPoolExecutor(WRITER_THREADS, thread_name_prefix="match-writer",
+                                       initializer=_note_own_connections)
     context = contextvars.copy_context()
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_executor, context.run, _tidied, func, *args)
+
+
+def _note_own_connections() -> None:
+    """A new writer thread's connection objects, kept so that ``stop_writers`` can close
+    them (they are the thread's own: Django keeps one per thread)."""
+    _writer_connections.extend(connections[alias] for alias in connections)
+
+
+def stop_writers() -> None:
+    """Stop the writer threads and close their connections, which they otherwise keep
+    for the life of the process: at the end of a test run, before its database is
+    dropped (PostgreSQL refuses while a connection to it is open)."""
+    global _executor
+    executor, _executor = _executor, None
+    if executor is not None:
+        executor.shutdown(wait=True)
+    for wrapper in _writer_connections:
+        wrapper.inc_thread_sharing()  # closed from this thread; its own thread has ended
+        wrapper.close()
+    _writer_connections.clear()
 
 
 def retried_once(func: Callable[..., T], *args: Any) -> T:

@@ -542,3 +542,26 @@ async def test_a_socket_opened_after_the_database_connection_died_gets_its_snaps
     finally:
         for comm in comms:
             await comm.disconnect()
+
+
+async def test_stopping_the_writers_gives_back_their_connections(players) -> None:
+    """What a test run does before it drops its database (tests/conftest.py): the writer
+    threads keep their connections checked out for the life of the process otherwise."""
+    from django.db import connection
+
+    from games.reads import db_calls
+
+    def select_one() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return 1
+
+    await db_calls.run_in_writer(select_one)
+    held = [wrapper for wrapper in db_calls._writer_connections
+            if wrapper.connection is not None]
+    assert held, "the writer thread holds no connection"
+    await asyncio.get_running_loop().run_in_executor(None, db_calls.stop_writers)
+    assert all(wrapper.connection is None for wrapper in held)
+    assert db_calls._writer_connections == []
+    # The next command starts the writers again.
+    assert await db_calls.run_in_writer(select_one) == 1
