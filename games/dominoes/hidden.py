@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Sequence
-from typing import Any, TypeVar, cast
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple, TypeVar, cast
 
 from games.engine.plugin import GamePlugin
 from games.engine.protocol import GameState
@@ -55,12 +55,35 @@ def redealt(state: StateT, seat: int | None, rng: random.Random, stock: str) -> 
 
 
 def _placed_on(board: Board, fields: dict[str, object]) -> None:
-    tile = tile_from_name(fields["tile"])
+    tile = tile_from_name(str(fields["tile"]))
     target = fields.get("target")
     if target is None:
         board.place_opening(tile)
     else:
-        board.place(tile, tile_from_name(target), PORT_BY_NAME[str(fields["port"])])
+        board.place(tile, tile_from_name(str(target)), PORT_BY_NAME[str(fields["port"])])
+
+
+class PublicStep(NamedTuple):
+    """One move of the hand under way as every seat saw it, with the board it met."""
+
+    seat: int
+    kind: str  # the codec's "type": "play", "draw", "pass", ...
+    fields: dict[str, Any]
+    board: Board  # as it stood before the move; the same object, changed as the walk goes on
+
+
+def public_steps(plugin: GamePlugin, state: GameState) -> Iterator[PublicStep]:
+    """The hand's moves in order, each met with the board as it stood then (read it
+    before taking the next step: the walk places each tile after yielding its step)."""
+    board = Board(cross=bool(getattr(state.board, "cross", True)))  # type: ignore[attr-defined]
+    for step in state.moves:  # type: ignore[attr-defined]
+        if step.seat is None:
+            continue
+        fields = plugin.action_to_dict(step.seat, step.action)
+        kind = str(fields.get("type"))
+        yield PublicStep(step.seat, kind, fields, board)
+        if kind == "play":
+            _placed_on(board, fields)
 
 
 def voids(plugin: GamePlugin, state: GameState) -> list[int]:
@@ -68,18 +91,12 @@ def voids(plugin: GamePlugin, state: GameState) -> list[int]:
     it could not follow when it drew or passed since its last turn that drew (the rule is
     set out in ``games/search/worlds.py``, which deals worlds under it)."""
     seats = state.num_seats
-    board = Board(cross=bool(getattr(state.board, "cross", True)))  # type: ignore[attr-defined]
     events: list[tuple[int, str, int]] = []  # (seat, type, open values then)
-    for step in state.moves:  # type: ignore[attr-defined]
-        if step.seat is None:
-            continue
-        fields = plugin.action_to_dict(step.seat, step.action)
-        kind = str(fields.get("type"))
-        if kind in ("draw", "pass"):
-            events.append((step.seat, kind, board.open_values))
-        elif kind == "play":
-            events.append((step.seat, kind, 0))
-            _placed_on(board, fields)
+    for step in public_steps(plugin, state):
+        if step.kind in ("draw", "pass"):
+            events.append((step.seat, step.kind, step.board.open_values))
+        elif step.kind == "play":
+            events.append((step.seat, step.kind, 0))
     found = [0] * seats
     done = [False] * seats
     drew = [False] * seats

@@ -2,7 +2,8 @@
 Search", the single-observer variant) through the game protocol, for every game.
 
 One tree for the searching seat's information set: each iteration deals the hidden part
-again (``worlds.determinize``: what the seat cannot see, consistent with what it saw),
+again (``worlds.Dealer``: what the seat cannot see, consistent with what it saw, and
+weighed by what the opponents' placements say of their hands, ``belief``),
 walks the tree choosing among the actions legal *in that world* (a child counts its
 availability: how often it was legal when its parent was visited, the subset-armed
 bandit of the paper), expands one action, plays out to the horizon with the shared
@@ -172,7 +173,7 @@ def _back_up(path: list[Node], reward: list[float]) -> None:
 
 def search(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
            budget: Budget, policy: Policy | None = None, hands: int = 1,
-           shortcut: bool = True, rounds: bool = True) -> Node:
+           shortcut: bool = True, rounds: bool = True, dealer: Dealer | None = None) -> Node:
     """Run the search from ``seat``'s decision in ``state``; returns the root.
 
     Where the search looks to the end of the hand under way with the shared playout
@@ -182,7 +183,9 @@ def search(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
     (tests/search/test_hand_walk.py holds the two ways to each other). ``shortcut``
     False keeps to the protocol. On walks the root is searched in rounds (see the
     module); ``rounds`` False deals a world for every iteration, as the protocol's way
-    does."""
+    does. ``dealer``: the worlds searched (by default dealt from what the seat saw and
+    weighed by the opponents' placements; ``bench/regret.py`` gives its judge the true
+    deal)."""
     choices = len(state.legal_actions(seat))
     if state.to_act() != seat or choices < 1:
         raise ValueError(f"seat {seat} has no decision to search")
@@ -190,7 +193,7 @@ def search(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
     root = Node(state.num_seats)
     horizon = Horizon(state, hands)
     before = plugin.scores(state)
-    dealer = Dealer(plugin, state, seat)
+    dealer = Dealer(plugin, state, seat, weighed=True) if dealer is None else dealer
     start = explore = None
     if shortcut and isinstance(policy, GreedyPolicy) and hands == 1:
         start, explore = dealer.start_walk(), policy.explore
@@ -231,13 +234,13 @@ def search(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random,
 def evaluate(plugin: GamePlugin, state: GameState, seat: int, rng: random.Random, *,
              iterations: int | None = None, deadline: float | None = None,
              now: Callable[[], float] | None = None, playout: Policy | None = None,
-             hands: int = 1) -> dict[int, ActionStats]:
+             hands: int = 1, dealer: Dealer | None = None) -> dict[int, ActionStats]:
     """Per root action: its visits and the searching seat's mean reward."""
     legal = state.legal_actions(seat)
     if len(legal) == 1 and state.to_act() == seat:
         return {legal[0]: ActionStats(0, 0.5)}  # nothing to weigh
     root = search(plugin, state, seat, rng, Budget.of(iterations, deadline, now), playout,
-                  hands)
+                  hands, dealer=dealer)
     return {action: ActionStats(child.visits, child.totals[seat] / max(1, child.visits))
             for (_, action), child in root.children.items()}
 

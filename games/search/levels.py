@@ -10,7 +10,8 @@
   the root's actions (chosen by mean reward, the points at once weighing in as in the
   tree's progressive bias), each simulation in a freshly dealt world played out by the
   shared policy.
-- ``hard``: SO-ISMCTS (``ismcts``) with the whole budget.
+- ``hard``: SO-ISMCTS (``ismcts``) with the whole budget, its worlds weighed by what the
+  opponents' placements say of their hands (``belief``; medium's worlds are not).
 """
 
 from __future__ import annotations

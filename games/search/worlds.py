@@ -19,15 +19,23 @@ the plugin's plain copy.
 from __future__ import annotations
 
 import copy
+import math
 import random
+from itertools import accumulate
 
 from games.dominoes.hidden import voids
 from games.dominoes.tiles import PLAYABLE_MASK, mask_of, tiles_in
 from games.engine.plugin import GamePlugin
 from games.engine.protocol import GameState, HandWalk
 
+from .belief import PlacementBelief
+
 STOCK_NAMES = ("boneyard", "bazaar")
 GREEDY_TRIES = 40
+# Deals weighed for a belief: enough that the likely ones are there, few enough to deal in
+# a few milliseconds (Fives for four, 2,140 decisions at 1,500 iterations: regret 32.5
+# with 256, 32.6 with 1,024).
+POOL = 256
 
 
 def stock_name(state: GameState) -> str | None:
@@ -73,11 +81,20 @@ def _deal_under(pool: list[int], sizes: dict[int, int], allowed: dict[int, int],
 
 
 class Dealer:
-    """Deals worlds for one seat's search: what the seat knows is read once, here."""
+    """Deals worlds for one seat's search: what the seat knows is read once, here.
 
-    def __init__(self, plugin: GamePlugin, state: GameState, seat: int | None) -> None:
+    ``weighed``: the worlds are also weighed by the opponents' placements
+    (``belief.PlacementBelief``): a pool of ``POOL`` deals of the hands under the
+    constraints is made at the first world, and each world's hands are drawn from it by
+    those weights."""
+
+    def __init__(self, plugin: GamePlugin, state: GameState, seat: int | None,
+                 weighed: bool = False) -> None:
         self.plugin, self.state, self.seat = plugin, state, seat
         self.pile = stock_name(state)
+        self.belief: PlacementBelief | None = None
+        self.pool_hands: list[list[int]] = []
+        self.pool_weights: list[float] = []
         if self.pile is None:
             return
         hands: list[int] = list(state.hand_masks)  # type: ignore[attr-defined]
@@ -95,6 +112,9 @@ class Dealer:
         self.sizes = {s: bin(hands[s] & ~self.fixed[s]).count("1") for s in self.hidden}
         self.allowed = {s: ~PLAYABLE_MASK[empty_of[s]] & ((1 << 28) - 1) for s in self.hidden}
         self.slack = slack(self.pool, self.sizes, self.allowed)
+        if weighed and seat is not None:
+            belief = PlacementBelief(plugin, state, seat)
+            self.belief = belief if belief.placements else None
 
     def world(self, rng: random.Random) -> GameState:
         """A copy of the state that the seat cannot tell from it."""
@@ -118,7 +138,21 @@ class Dealer:
         return walk
 
     def _deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
-        """Every seat's hand mask and the pile, the hidden tiles dealt again."""
+        """Every seat's hand mask and the pile, the hidden tiles dealt again (drawn from
+        the weighed pool when there is a belief)."""
+        if self.belief is None:
+            return self._with_pile(self._hands_under_constraints(rng), rng)
+        if not self.pool_hands:
+            self.pool_hands = [self._hands_under_constraints(rng) for _ in range(POOL)]
+            logs = [self.belief.log_weight(hands) for hands in self.pool_hands]
+            top = max(logs)
+            self.pool_weights = list(accumulate(math.exp(log - top) for log in logs))
+        hands = rng.choices(self.pool_hands, cum_weights=self.pool_weights)[0]
+        # The pile is shuffled again for every world: the belief says nothing of its order.
+        return self._with_pile(list(hands), rng)
+
+    def _hands_under_constraints(self, rng: random.Random) -> list[int]:
+        """Every seat's hand mask, the hidden tiles dealt again."""
         for _ in range(GREEDY_TRIES):
             masks = _deal_under(self.pool, self.sizes, self.allowed, self.slack, rng)
             if masks is not None:
@@ -126,13 +160,18 @@ class Dealer:
         else:  # the true deal always fits
             masks = {s: self.hands[s] & ~self.fixed[s] for s in self.hidden}
         new_hands = list(self.hands)
-        taken = 0
         for s in self.hidden:
             new_hands[s] = masks[s] | self.fixed[s]
-            taken |= masks[s]
+        return new_hands
+
+    def _with_pile(self, hands: list[int], rng: random.Random) -> tuple[list[int], list[int]]:
+        """``hands`` and the pile: the hidden tiles that no hidden hand took, shuffled."""
+        taken = 0
+        for s in self.hidden:
+            taken |= hands[s]
         rest = [t for t in self.pool if not taken >> t & 1]
         rng.shuffle(rest)
-        return new_hands, self.drawn_stock + rest
+        return hands, self.drawn_stock + rest
 
 
 _SHARED = (int, float, str, bool, type(None), tuple, frozenset)

@@ -53,6 +53,11 @@ RUNS = [
          False, (r"^fives/2$",
                  r"^hard_vs_easy: win_rate [\d.]+ ci [\d.]+-[\d.]+ margin -?[\d.]+ "
                  r"p95_ms \d+$"), services=False),
+    Tiny("bench.regret", ("--pairs", "1", "--iterations", "20", "--judge", "40"), False,
+         (r"^fives/4: positions \d+, judge 40 iterations, hard 20$",
+          r"^hard: regret [\d.]+ mean [\d.]+ decisions [1-9]\d*$",
+          r"^hard_unweighed_worlds: regret [\d.]+ mean [\d.]+ decisions [1-9]\d*$"),
+         services=False),
     # Two games against the hard computer on the platform (daphne, Celery, runbot).
     Tiny("bench.bots", ("--concurrent", "2", "--seconds", "10", "--ramp", "1"), True,
          (r"^concurrent 2: decisions \d+, p50_ms \d+, p95_ms \d+, max_ms \d+, "
