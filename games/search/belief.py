@@ -19,7 +19,9 @@ hand sizes, the numbers an opponent could not follow): ``worlds.Dealer`` deals a
 worlds under them and draws from it by these weights. Measured against the true deal
 (the regret of each decision, ``bench/regret.py``): Fives for four, the hard search at
 1,500 iterations on the same 2,140 decisions, 36.0 without the belief, 34.2 at a
-preference of 0.4 a point, 32.5 at 1 and 32.0 at 3 (300 iterations: 39.0).
+preference of 0.4 a point, 32.5 at 1 and 32.0 at 3 (300 iterations: 39.0; runs differ
+by up to about 1.4 from their random numbers alone). At two seats, where opponents draw
+and leave little to read, no difference shows.
 """
 
 from __future__ import annotations
