@@ -18,7 +18,7 @@ from games.fives import actions
 from games.search.belief import PlacementBelief
 from games.search.budget import Budget
 from games.search.levels import LEVELS
-from games.search.worlds import Dealer
+from games.search.worlds import Dealer, stock_name
 
 from .positions import random_position
 from .test_worlds import HIDDEN, hidden_tiles
@@ -95,10 +95,12 @@ def test_a_weighed_world_keeps_every_constraint(plugin: Any, seats: int, seed: i
         return
     world = Dealer(plugin, state, seat, weighed=True).world(random.Random(seed))
     assert plugin.view(world, seat) == plugin.view(state, seat)
+    pile = stock_name(state)
+    if pile is None:  # not a domino game: the plugin's own deal, nothing to weigh
+        return
     real, dealt = state.hand_masks, world.hand_masks  # type: ignore[attr-defined]
     assert dealt[seat] == real[seat]
     assert [bin(m).count("1") for m in dealt] == [bin(m).count("1") for m in real]
-    pile = "bazaar" if hasattr(state, "bazaar") else "boneyard"
     assert hidden_tiles(world, seat, pile) == hidden_tiles(state, seat, pile)
     drawn = getattr(state, "drawn_tile", -1)
     for other in range(seats):
