@@ -32,6 +32,7 @@ import argparse
 import math
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -97,8 +98,10 @@ def step_free(plugin: GamePlugin, state: GameState, chance: random.Random) -> bo
 
 
 def play_match(plugin: GamePlugin, seats: int, levels: list[str], seed: int,
-               args: argparse.Namespace, first_times: list[float]) -> GameState:
-    """One match, ``levels[s]`` playing seat ``s``; the first pairing level is levels' own."""
+               args: argparse.Namespace, first_times: list[float],
+               watch: Callable[[GameState, int], None] | None = None) -> GameState:
+    """One match, ``levels[s]`` playing seat ``s``; the first pairing level is levels' own.
+    ``watch(state, seat)`` is called at each decision before the seat decides."""
     state = plugin.new_state(plugin.parse_rules(SHORT_RULES.get(plugin.key), seats), seats)
     chance = random.Random(seed)
     minds = [random.Random(seed * 31 + s + 7) for s in range(seats)]
@@ -110,6 +113,8 @@ def play_match(plugin: GamePlugin, seats: int, levels: list[str], seed: int,
         seat = state.to_act()
         if seat is None:
             break
+        if watch is not None:
+            watch(state, seat)
         start = time.perf_counter()
         action = LEVELS[levels[seat]](plugin, state, seat, minds[seat], budget(args))
         if levels[seat] == args.first:

@@ -40,14 +40,11 @@ from games import registry
 from games.engine.plugin import GamePlugin
 from games.engine.protocol import GameState
 from games.search import ismcts
-from games.search.budget import Budget
-from games.search.levels import LEVELS
 from games.search.worlds import Dealer
 
-from .bots import SHORT_RULES, step_free
+from .bots import play_match
 
 PLAYED_ITERATIONS = 300  # the hard level that plays the positions' matches
-DECISION_LIMIT = 5_000
 
 
 class TrueDeal(Dealer):
@@ -77,25 +74,16 @@ def match_positions(key: str, seats: int, seed: int, swap: int,
     """The hard decisions of one match of the duplicate pair ``seed``, judged."""
     plugin = registry.game(key)
     levels = ["hard" if (s + swap) % 2 == 0 else "easy" for s in range(seats)]
-    state = plugin.new_state(plugin.parse_rules(SHORT_RULES.get(key), seats), seats)
-    chance = random.Random(seed)
-    minds = [random.Random(seed * 31 + s + 7) for s in range(seats)]
     judging = random.Random(seed * 97 + swap)
     found = []
-    for _ in range(DECISION_LIMIT):
-        if state.result is not None:
-            break
-        if step_free(plugin, state, chance):
-            continue
-        seat = state.to_act()
-        if seat is None:
-            break
+
+    def keep(state: GameState, seat: int) -> None:
         if levels[seat] == "hard" and len(state.legal_actions(seat)) > 1:
             found.append(Position(pickle.dumps(state), seat,
                                   judge(plugin, state, seat, judging, judge_iterations)))
-        action = LEVELS[levels[seat]](plugin, state, seat, minds[seat],
-                                      Budget(iterations=PLAYED_ITERATIONS))
-        state.apply(seat, action, 0)
+
+    played = argparse.Namespace(iterations=PLAYED_ITERATIONS, first="hard")
+    play_match(plugin, seats, levels, seed, played, [], watch=keep)
     return found
 
 
